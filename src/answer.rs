@@ -1,0 +1,511 @@
+//! One hook's answer: its run (exit status, stdout, stderr) read exactly as
+//! Claude Code reads a command hook's result (spec 5, 5.1, 5.2, 5.3). Pure.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::exec::{HookRun, RunStatus};
+
+/// Claude Code's classification of one hook run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Success,
+    Blocking,
+    NonBlockingError,
+    /// Timed out: the answer is discarded.
+    Cancelled,
+}
+
+/// Why a hook failed, for `fail_mode` and for reports. Each kind is named
+/// distinctly in messages.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Failure {
+    TimedOut {
+        seconds: f64,
+    },
+    SpawnFailed {
+        message: String,
+    },
+    /// Could not be run for a reason found before spawning.
+    NotRun {
+        message: String,
+    },
+    Signaled {
+        signal: String,
+    },
+    ExitCode {
+        code: i32,
+    },
+    InvalidJson {
+        message: String,
+    },
+    WrongEventName {
+        message: String,
+    },
+    MissingScript,
+}
+
+impl Failure {
+    /// A short phrase for reasons and notices: "timed out after 10s", ...
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Failure::TimedOut { seconds } => format!("timed out after {}", fmt_secs(*seconds)),
+            Failure::SpawnFailed { message } => format!("could not start: {message}"),
+            Failure::NotRun { message } => format!("was not run: {message}"),
+            Failure::Signaled { signal } => format!("was killed by {signal}"),
+            Failure::ExitCode { code: 126 } => "exited 126 (command not executable)".to_owned(),
+            Failure::ExitCode { code: 127 } => "exited 127 (command not found)".to_owned(),
+            Failure::ExitCode { code } => format!("exited {code}"),
+            Failure::InvalidJson { message } => format!("printed invalid JSON: {message}"),
+            Failure::WrongEventName { message } => {
+                format!("answered for the wrong event: {message}")
+            }
+            Failure::MissingScript => {
+                "exited 2 because its script appears to be missing".to_owned()
+            }
+        }
+    }
+}
+
+/// Formats seconds like `1s`, `0.5s`, `1.5s`.
+#[must_use]
+pub fn fmt_secs(secs: f64) -> String {
+    let s = format!("{secs:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s}s")
+}
+
+/// One hook's answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub outcome: Outcome,
+    /// The block text as Claude Code renders it (`[<cmd>]: <stderr>` for exit
+    /// 2, the JSON reason otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocking_error: Option<String>,
+    /// The schema-valid JSON object, with a `hookSpecificOutput` for another
+    /// event already removed where Claude Code removes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub json: Option<Map<String, Value>>,
+    /// Trimmed stdout of an exit-0 run that was not JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plain_stdout: Option<String>,
+    /// What the user is told about a non-blocking error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+    /// Set when the run counts as a failure for `fail_mode`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// The exit code, or 1 for a hook killed by a signal (as Claude Code).
+    #[serde(skip)]
+    pub status: Option<i32>,
+    #[serde(skip)]
+    pub raw_stdout: String,
+    #[serde(skip)]
+    pub stderr: String,
+}
+
+/// Events whose exit-2 "missing script" result is not a block (spec 5.3).
+const MISSING_SCRIPT_EVENTS: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
+/// Events where an exit 2 whose JSON cannot be processed still blocks.
+const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
+
+/// ECMAScript `String.prototype.trim` (includes the BOM, unlike Rust's).
+#[must_use]
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+enum Parsed {
+    Plain,
+    Json(Map<String, Value>),
+    Async,
+    Invalid(String),
+}
+
+/// Spec 5.1: plain text, a schema-valid object, an async marker, or a
+/// validation error.
+fn parse_stdout(stdout: &str) -> Parsed {
+    let t = js_trim(stdout);
+    if !t.starts_with('{') {
+        return Parsed::Plain;
+    }
+    let first_line = stdout
+        .trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .split('\n')
+        .next()
+        .unwrap_or("");
+    if let Ok(Value::Object(head)) = serde_json::from_str::<Value>(first_line)
+        && head.get("async") == Some(&Value::Bool(true))
+    {
+        return Parsed::Async;
+    }
+    match serde_json::from_str::<Value>(t) {
+        Ok(Value::Object(obj)) => match crate::schema::validate(&obj) {
+            Ok(()) => Parsed::Json(obj),
+            Err(e) => Parsed::Invalid(format!("Hook JSON output validation failed — {e}")),
+        },
+        Ok(_) => Parsed::Plain,
+        Err(e) => {
+            if !t.ends_with('}') {
+                return Parsed::Plain;
+            }
+            let json_lines = t
+                .split('\n')
+                .map(js_trim)
+                .filter(|l| !l.is_empty())
+                .all(|l| serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok());
+            if json_lines {
+                return Parsed::Plain;
+            }
+            Parsed::Invalid(format!(
+                "Hook output looks like a JSON object but is not valid JSON — {e}"
+            ))
+        }
+    }
+}
+
+/// Reads one finished run for `event` (canonical name). `label` is the
+/// hook's command as Claude Code quotes it in block texts.
+#[must_use]
+pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+    let stdout = String::from_utf8_lossy(&run.stdout.bytes).into_owned();
+    let stderr = String::from_utf8_lossy(&run.stderr.bytes).into_owned();
+    let mut answer = Answer {
+        outcome: Outcome::Success,
+        blocking_error: None,
+        json: None,
+        plain_stdout: None,
+        notice: None,
+        failure: None,
+        status: None,
+        raw_stdout: String::new(),
+        stderr: String::new(),
+    };
+    let status = match &run.status {
+        RunStatus::TimedOut => {
+            answer.outcome = Outcome::Cancelled;
+            answer.failure = Some(Failure::TimedOut {
+                seconds: run.duration.as_secs_f64(),
+            });
+            return answer;
+        }
+        RunStatus::SpawnFailed(message) => {
+            answer.outcome = Outcome::NonBlockingError;
+            answer.notice = Some(format!(
+                "Error occurred while executing hook command: {message}"
+            ));
+            answer.failure = Some(Failure::SpawnFailed {
+                message: message.clone(),
+            });
+            answer.status = Some(1);
+            return answer;
+        }
+        RunStatus::Signaled(sig) => {
+            answer.failure = Some(Failure::Signaled {
+                signal: crate::exec::unix::signal_name(*sig),
+            });
+            1
+        }
+        RunStatus::Exited(code) => *code,
+    };
+    answer.status = Some(status);
+    let exit2_block = |stderr: &str| {
+        format!(
+            "[{label}]: {}",
+            if stderr.is_empty() {
+                "No stderr output"
+            } else {
+                stderr
+            }
+        )
+    };
+    let mut parsed = parse_stdout(&stdout);
+    if let Parsed::Invalid(message) = &parsed {
+        if status != 2 {
+            let mut text = message.clone();
+            if status != 0 && !js_trim(&stderr).is_empty() {
+                text.push_str(&format!(
+                    "\n\nHook exited {status} with stderr:\n{}",
+                    js_trim(&stderr)
+                ));
+            }
+            answer.outcome = Outcome::NonBlockingError;
+            answer.notice = Some(text);
+            answer.failure.get_or_insert(Failure::InvalidJson {
+                message: message.clone(),
+            });
+            answer.raw_stdout = stdout;
+            answer.stderr = stderr;
+            return answer;
+        }
+        parsed = Parsed::Plain;
+    }
+    match parsed {
+        Parsed::Async => {
+            if status == 2 {
+                answer.outcome = Outcome::Blocking;
+                answer.blocking_error = Some(exit2_block(&stderr));
+            } else if status != 0 {
+                answer.outcome = Outcome::NonBlockingError;
+                answer.notice = Some(format!(
+                    "Announced async, then failed with status code {status}"
+                ));
+                answer
+                    .failure
+                    .get_or_insert(Failure::ExitCode { code: status });
+            }
+        }
+        Parsed::Json(obj) => match process_json(event, obj) {
+            Ok((obj, blocking)) => {
+                answer.blocking_error =
+                    blocking.or_else(|| (status == 2).then(|| exit2_block(&stderr)));
+                answer.outcome = if answer.blocking_error.is_some() {
+                    Outcome::Blocking
+                } else {
+                    Outcome::Success
+                };
+                if status != 0 && status != 2 {
+                    answer
+                        .failure
+                        .get_or_insert(Failure::ExitCode { code: status });
+                }
+                answer.json = Some(obj);
+            }
+            Err(message) => {
+                if status == 2 && GUARD_EVENTS.contains(&event) {
+                    answer.outcome = Outcome::Blocking;
+                    answer.blocking_error = Some(format!(
+                        "[{label}]: blocked (exit 2); its output could not be processed"
+                    ));
+                } else {
+                    answer.outcome = Outcome::NonBlockingError;
+                    answer.notice = Some(format!("Failed to run: {message}"));
+                    answer.failure = Some(Failure::WrongEventName { message });
+                }
+            }
+        },
+        Parsed::Plain | Parsed::Invalid(_) => match status {
+            0 => answer.plain_stdout = Some(js_trim(&stdout).to_owned()),
+            2 if MISSING_SCRIPT_EVENTS.contains(&event)
+                && js_trim(&stdout).is_empty()
+                && looks_missing(&stderr) =>
+            {
+                answer.outcome = Outcome::NonBlockingError;
+                answer.notice = Some(format!(
+                    "Hook script appears to be missing — \"{label}\" exited 2 with: {stderr}. Treating as non-blocking."
+                ));
+                answer.failure = Some(Failure::MissingScript);
+            }
+            2 => {
+                answer.outcome = Outcome::Blocking;
+                answer.blocking_error = Some(exit2_block(&stderr));
+            }
+            code => {
+                answer.outcome = Outcome::NonBlockingError;
+                let err = js_trim(&stderr);
+                answer.notice = Some(format!(
+                    "Failed with non-blocking status code: {}",
+                    if err.is_empty() {
+                        "No stderr output"
+                    } else {
+                        err
+                    }
+                ));
+                answer.failure.get_or_insert(Failure::ExitCode { code });
+            }
+        },
+    }
+    answer.raw_stdout = stdout;
+    answer.stderr = stderr;
+    answer
+}
+
+fn looks_missing(stderr: &str) -> bool {
+    let lower = stderr.to_lowercase();
+    lower.contains("no such file") || lower.contains("can't open")
+}
+
+/// Spec 5.2 steps 1, 3 and 5: drops a `hookSpecificOutput` for another event
+/// next to a block, rejects one for another event otherwise, and computes
+/// the blocking error. Returns the cleaned object and the block text.
+fn process_json(
+    event: &str,
+    mut obj: Map<String, Value>,
+) -> Result<(Map<String, Value>, Option<String>), String> {
+    let hso_event = obj
+        .get("hookSpecificOutput")
+        .and_then(|h| h.get("hookEventName"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let block = obj.get("decision").and_then(Value::as_str) == Some("block");
+    if let Some(name) = &hso_event
+        && name != event
+    {
+        if block && event != "PermissionRequest" {
+            obj.remove("hookSpecificOutput");
+        } else {
+            return Err(format!(
+                "Hook returned incorrect event name: expected '{event}' but got '{name}'"
+            ));
+        }
+    }
+    let nonempty = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let mut blocking = None;
+    if block {
+        blocking =
+            Some(nonempty(obj.get("reason")).unwrap_or_else(|| "Blocked by hook".to_owned()));
+    }
+    if matches!(
+        event,
+        "PreToolUse" | "PreSkillShellCommand" | "PreModelSwitch"
+    ) && let Some(hso) = obj.get("hookSpecificOutput")
+        && hso.get("permissionDecision").and_then(Value::as_str) == Some("deny")
+    {
+        blocking = Some(
+            nonempty(hso.get("permissionDecisionReason"))
+                .or_else(|| nonempty(obj.get("reason")))
+                .unwrap_or_else(|| "Blocked by hook".to_owned()),
+        );
+    }
+    Ok((obj, blocking))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::Captured;
+    use std::time::Duration;
+
+    fn run(code: i32, stdout: &str, stderr: &str) -> HookRun {
+        HookRun {
+            status: RunStatus::Exited(code),
+            stdout: Captured {
+                bytes: stdout.as_bytes().to_vec(),
+                dropped: 0,
+            },
+            stderr: Captured {
+                bytes: stderr.as_bytes().to_vec(),
+                dropped: 0,
+            },
+            leaked: false,
+            duration: Duration::from_millis(5),
+            pid: None,
+        }
+    }
+
+    fn classify_pre(code: i32, stdout: &str, stderr: &str) -> Answer {
+        classify("PreToolUse", "cmd", &run(code, stdout, stderr))
+    }
+
+    #[test]
+    fn exit_codes() {
+        assert_eq!(
+            classify_pre(0, "hello", "").plain_stdout.as_deref(),
+            Some("hello")
+        );
+        let a = classify_pre(2, "", "why\n");
+        assert_eq!(a.blocking_error.as_deref(), Some("[cmd]: why\n"));
+        assert_eq!(
+            classify_pre(2, "", "").blocking_error.as_deref(),
+            Some("[cmd]: No stderr output")
+        );
+        let a = classify_pre(3, "", " oops ");
+        assert_eq!(a.outcome, Outcome::NonBlockingError);
+        assert_eq!(
+            a.notice.as_deref(),
+            Some("Failed with non-blocking status code: oops")
+        );
+        assert_eq!(a.failure, Some(Failure::ExitCode { code: 3 }));
+    }
+
+    #[test]
+    fn json_edge_cases() {
+        for plain in [
+            "[1,2]",
+            "banner\n{\"decision\":\"block\"}",
+            "{\"a\":1}\n{\"b\":2}\n",
+            "\"deny\"",
+            "{not json",
+        ] {
+            let a = classify_pre(0, plain, "");
+            assert_eq!(a.outcome, Outcome::Success, "{plain}");
+            assert!(a.json.is_none(), "{plain}");
+        }
+        for invalid in [
+            "{not json}",
+            "{\"decision\":\"allow\"}",
+            "{\"continue\": \"no\"}",
+        ] {
+            let a = classify_pre(0, invalid, "");
+            assert_eq!(a.outcome, Outcome::NonBlockingError, "{invalid}");
+            assert!(matches!(a.failure, Some(Failure::InvalidJson { .. })));
+        }
+        let a = classify_pre(2, "{not json}", "e");
+        assert_eq!(a.blocking_error.as_deref(), Some("[cmd]: e"));
+        let bom = "\u{feff}{\"decision\":\"block\",\"reason\":\"r\"}";
+        assert_eq!(
+            classify_pre(0, bom, "").blocking_error.as_deref(),
+            Some("r")
+        );
+    }
+
+    #[test]
+    fn json_honoured_on_any_exit_code() {
+        let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"}}"#;
+        let a = classify_pre(1, deny, "");
+        assert_eq!(a.blocking_error.as_deref(), Some("R"));
+        assert_eq!(a.failure, Some(Failure::ExitCode { code: 1 }));
+        let allow =
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+        assert_eq!(
+            classify_pre(2, allow, "no").blocking_error.as_deref(),
+            Some("[cmd]: no")
+        );
+    }
+
+    #[test]
+    fn wrong_event_name() {
+        let wrong =
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"x"}}"#;
+        let a = classify_pre(0, wrong, "");
+        assert_eq!(a.outcome, Outcome::NonBlockingError);
+        assert!(a.notice.unwrap().contains("incorrect event name"));
+        assert_eq!(classify_pre(2, wrong, "").outcome, Outcome::Blocking);
+        let block = r#"{"decision":"block","reason":"b","hookSpecificOutput":{"hookEventName":"PostToolUse"}}"#;
+        let a = classify_pre(0, block, "");
+        assert_eq!(a.blocking_error.as_deref(), Some("b"));
+        assert!(!a.json.unwrap().contains_key("hookSpecificOutput"));
+    }
+
+    #[test]
+    fn missing_script_on_stop() {
+        let a = classify(
+            "Stop",
+            "python3 x.py",
+            &run(
+                2,
+                "",
+                "python3: can't open file 'x.py': [Errno 2] No such file or directory",
+            ),
+        );
+        assert_eq!(a.outcome, Outcome::NonBlockingError);
+        assert_eq!(a.failure, Some(Failure::MissingScript));
+        let a = classify("PreToolUse", "python3 x.py", &run(2, "", "No such file"));
+        assert_eq!(a.outcome, Outcome::Blocking);
+    }
+
+    #[test]
+    fn seconds_format() {
+        assert_eq!(fmt_secs(1.0), "1s");
+        assert_eq!(fmt_secs(0.5), "0.5s");
+        assert_eq!(fmt_secs(1.5004), "1.5s");
+    }
+}

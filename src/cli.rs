@@ -1,0 +1,70 @@
+//! The command line. Doc comments are the help text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::FailMode;
+
+/// One hook runner for every coding agent: reads a hooks config and one
+/// event as JSON on stdin, runs the matching hooks concurrently, merges
+/// their answers and prints one decision.
+#[derive(Debug, Parser)]
+#[command(name = "hookrun", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the hooks matching the event on stdin and print one decision.
+    ///
+    /// Examples:
+    ///   hookrun run --config hooks.example.toml < examples/pre-tool-use-rm.json
+    ///   hookrun run --config ~/.claude/settings.json --report - < event.json
+    Run(RunArgs),
+}
+
+/// Options of `hookrun run`.
+#[derive(Debug, Args, Clone)]
+pub struct RunArgs {
+    /// A config file: hookrun TOML or Claude Code settings JSON. Repeatable;
+    /// files layer in order. Without it: $HOOKRUN_CONFIG, ./hookrun.toml,
+    /// then Claude Code's settings layers.
+    #[arg(long = "config", short = 'c', value_name = "PATH")]
+    pub configs: Vec<PathBuf>,
+
+    /// The event name, when the JSON has no `hook_event_name` (or to override it).
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+
+    /// The fail mode of hooks whose config cannot say it (Claude Code JSON)
+    /// and the default for TOML files that do not set one.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub fail_mode: Option<FailMode>,
+
+    /// Write a JSON report of every configured hook (matched or skipped and
+    /// why, exit status, duration, answer) to FILE, or to stderr with `-`.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// Largest event accepted on stdin, in bytes [default: 67108864].
+    #[arg(long, value_name = "BYTES")]
+    pub max_event_bytes: Option<usize>,
+
+    /// Bytes of each hook's stdout and of its stderr kept [default: 1048576].
+    #[arg(long, value_name = "BYTES")]
+    pub max_output_bytes: Option<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,269 @@
+//! The validated hook configuration, and loading it from layered files.
+//!
+//! Two wire formats feed one model: hookrun's TOML (`toml_file.rs`, strict:
+//! unknown keys are errors) and Claude Code's settings JSON (`claude.rs`,
+//! loaded by Claude Code's own lenient rules, with every drop reported).
+//! After loading, nothing invalid can reach the executor: matchers are
+//! compiled, timeouts are durations, commands are non-empty.
+
+mod claude;
+pub(crate) use claude::kind_of;
+mod discover;
+mod toml_file;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::matcher::Matcher;
+
+pub use discover::{Discovery, discover};
+
+/// What a failing hook (timeout, crash, bad answer) means for the decision.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum FailMode {
+    /// The failure is reported and gives no decision (Claude Code's default).
+    Open,
+    /// The failure blocks, with a reason naming the hook and what went wrong.
+    Closed,
+}
+
+/// What a hook runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `/bin/sh -c command`, or, with `args`, `command` exec'd with `args`.
+    Command {
+        command: String,
+        args: Option<Vec<String>>,
+    },
+    /// A Claude Code handler type hookrun does not run (prompt, agent, http,
+    /// mcp_tool, or a PowerShell command): reported and skipped.
+    Unsupported { kind: String },
+}
+
+/// Where a hook was configured, for reports and messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: PathBuf,
+    /// The entry's path inside the file, e.g. `hooks.PreToolUse[0].hooks[1]`.
+    pub key: String,
+    /// Set for hooks of a plugin's `hooks/hooks.json`.
+    pub plugin_root: Option<PathBuf>,
+    /// Hooks from managed (policy) settings survive a non-policy `disableAllHooks`.
+    pub policy: bool,
+}
+
+/// One validated hook.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    pub name: Option<String>,
+    /// Canonical event names (`pre_tool_use` is stored as `PreToolUse`).
+    pub events: Vec<String>,
+    pub matcher: Option<Matcher>,
+    pub action: Action,
+    /// `None`: the event's default timeout.
+    pub timeout: Option<Duration>,
+    pub fail_mode: FailMode,
+    /// The fail mode came from Claude Code's `onFailure`, which Claude Code
+    /// ignores on Stop, SubagentStop, TaskCompleted and TeammateIdle.
+    pub fail_mode_from_on_failure: bool,
+    pub is_async: bool,
+    pub env: Vec<(String, String)>,
+    pub if_rule: Option<String>,
+    pub origin: Origin,
+    /// Claude Code's dedup key (spec 4.2): identical keys run once.
+    pub dedup_key: String,
+}
+
+impl Hook {
+    /// The label Claude Code prints for a hook: the command as written (exec
+    /// form: command and args joined with spaces), or the handler type.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match &self.action {
+            Action::Command {
+                command,
+                args: None,
+            } => command.clone(),
+            Action::Command {
+                command,
+                args: Some(args),
+            } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+            Action::Unsupported { kind } => format!("{kind} hook"),
+        }
+    }
+
+    /// The name shown in reports and failure reasons: `name` when set, else
+    /// the label.
+    #[must_use]
+    pub fn display_name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.label())
+    }
+
+    /// Whether this hook is configured for an event (canonical name).
+    #[must_use]
+    pub fn listens_to(&self, event: &str) -> bool {
+        self.events.iter().any(|e| e == event)
+    }
+}
+
+/// Resource limits, settable in TOML `[limits]` and on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest event accepted on stdin.
+    pub max_event_bytes: usize,
+    /// Bytes of each hook's stdout and stderr kept; the rest is drained.
+    pub max_output_bytes: usize,
+    /// How long to wait for a hook's pipes to close after it exits, before
+    /// its process group is killed as a leak.
+    pub leak_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_event_bytes: 64 * 1024 * 1024,
+            max_output_bytes: 1024 * 1024,
+            leak_grace: Duration::from_millis(500),
+        }
+    }
+}
+
+/// The loaded, layered configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Every hook of every layer, in merge order.
+    pub hooks: Vec<Hook>,
+    /// Load-time problems that change what runs (dropped entries, ignored
+    /// files): shown to the user in `systemMessage` and on stderr.
+    pub notices: Vec<String>,
+    /// Lints that change nothing (e.g. a timeout that looks like
+    /// milliseconds): stderr only.
+    pub warnings: Vec<String>,
+    pub limits: Limits,
+    /// The files read, in order.
+    pub files: Vec<PathBuf>,
+    /// Whether any hook, or the default, fails closed (a broken event then
+    /// blocks instead of erroring).
+    pub any_closed: bool,
+}
+
+/// Options that come from the command line rather than from a file.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadOptions {
+    /// The fail mode of hooks whose file cannot say it (Claude JSON), and the
+    /// default of TOML files without `[defaults] fail_mode`.
+    pub default_fail_mode: FailMode,
+}
+
+/// One file's contribution before layering.
+#[derive(Debug, Default)]
+struct Layer {
+    hooks: Vec<Hook>,
+    notices: Vec<String>,
+    warnings: Vec<String>,
+    limits: Option<toml_file::RawLimits>,
+    /// `disableAllHooks`, when the file sets it.
+    disable_all: Option<bool>,
+    policy: bool,
+}
+
+/// Loads and layers config files in order (spec 1.2: hook lists appended;
+/// `disableAllHooks` takes the last value set; dedup happens per event).
+///
+/// # Errors
+/// A file that is missing, unreadable or does not parse; an invalid TOML file.
+pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
+    let mut config = Config::default();
+    let mut disable_all: Option<bool> = None;
+    let mut policy_disable = false;
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
+            path: path.clone(),
+            source,
+        })?;
+        let layer = if is_toml(path, &text) {
+            toml_file::load(path, &text, options)?
+        } else {
+            claude::load(path, &text, options)?
+        };
+        if let Some(d) = layer.disable_all {
+            disable_all = Some(d);
+            if layer.policy {
+                policy_disable = d;
+            }
+        }
+        if let Some(l) = layer.limits {
+            l.apply(&mut config.limits);
+        }
+        config.hooks.extend(layer.hooks);
+        config.notices.extend(layer.notices);
+        config.warnings.extend(layer.warnings);
+        config.files.push(path.clone());
+    }
+    if policy_disable {
+        config.hooks.clear();
+    } else if disable_all == Some(true) {
+        config.hooks.retain(|h| h.origin.policy);
+    }
+    config.any_closed = options.default_fail_mode == FailMode::Closed
+        || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
+    Ok(config)
+}
+
+fn is_toml(path: &Path, text: &str) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("toml") => true,
+        Some("json") => false,
+        _ => !text.trim_start().starts_with('{'),
+    }
+}
+
+/// Validates a timeout in seconds: positive and finite, capped like Claude
+/// Code's `min(timeout * 1000, 2^31 - 1)` ms.
+fn timeout_from_secs(secs: f64) -> Option<Duration> {
+    if !secs.is_finite() || secs <= 0.0 {
+        return None;
+    }
+    Some(Duration::from_secs_f64(secs.min(2_147_483.647)))
+}
+
+/// A seconds value this large was most likely meant as milliseconds.
+fn looks_like_millis(secs: f64) -> bool {
+    secs >= 1000.0
+}
+
+/// The dedup key of spec 4.2 (plugin root, shell, command, args, `if`), plus
+/// the environment, which changes what a TOML hook does.
+fn dedup_key(
+    action: &Action,
+    shell: Option<&str>,
+    if_rule: Option<&str>,
+    plugin_root: Option<&Path>,
+    env: &[(String, String)],
+    detail: &str,
+) -> String {
+    let root = plugin_root
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match action {
+        Action::Command { command, args } => {
+            let args = serde_json::to_string(args).unwrap_or_default();
+            let env = serde_json::to_string(env).unwrap_or_default();
+            format!(
+                "hook{root}\0command\0{}\0{command}\0{args}\0{}\0{env}",
+                shell.unwrap_or("bash"),
+                if_rule.unwrap_or("")
+            )
+        }
+        Action::Unsupported { kind } => {
+            format!("{kind}{root}\0{detail}\0{}", if_rule.unwrap_or(""))
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! hookrun's own TOML format (documented key by key in
+//! `hooks.example.toml`). Strict on purpose: an unknown key, a wrong type or
+//! a matcher that does not compile is an error naming the file, line, column
+//! and key, because a typo must never silently disable a guard.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{
+    Action, FailMode, Hook, Layer, Limits, LoadOptions, Origin, dedup_key, looks_like_millis,
+    timeout_from_secs,
+};
+use crate::error::{Error, Location, line_col};
+use crate::matcher::Matcher;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    defaults: RawDefaults,
+    limits: Option<RawLimits>,
+    #[serde(default)]
+    hooks: Vec<Spanned<RawHook>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDefaults {
+    timeout: Option<Spanned<f64>>,
+    fail_mode: Option<FailMode>,
+}
+
+/// `[limits]`: resource caps. Later files override earlier ones key by key.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLimits {
+    max_event_bytes: Option<usize>,
+    max_output_bytes: Option<usize>,
+    leak_grace: Option<f64>,
+}
+
+impl RawLimits {
+    pub(super) fn apply(&self, limits: &mut Limits) {
+        if let Some(v) = self.max_event_bytes {
+            limits.max_event_bytes = v;
+        }
+        if let Some(v) = self.max_output_bytes {
+            limits.max_output_bytes = v;
+        }
+        if let Some(v) = self.leak_grace.filter(|v| v.is_finite() && *v >= 0.0) {
+            limits.leak_grace = std::time::Duration::from_secs_f64(v.min(60.0));
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHook {
+    name: Option<String>,
+    event: Spanned<OneOrMany>,
+    matcher: Option<Spanned<String>>,
+    command: Option<Spanned<String>>,
+    args: Option<Vec<String>>,
+    timeout: Option<Spanned<f64>>,
+    fail_mode: Option<FailMode>,
+    #[serde(rename = "async", default)]
+    is_async: bool,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(rename = "if")]
+    if_rule: Option<String>,
+}
+
+pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
+    let err_at = |span: Option<std::ops::Range<usize>>, key: Option<String>, message: String| {
+        let (line, column) = span.map(|s| line_col(text, s.start)).unzip();
+        Error::Config {
+            at: Location {
+                path: path.to_owned(),
+                line,
+                column,
+            },
+            key,
+            message,
+        }
+    };
+    let de = toml::Deserializer::parse(text)
+        .map_err(|e| err_at(e.span(), None, e.message().to_owned()))?;
+    let raw: RawFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let key = e.path().to_string();
+        let inner = e.into_inner();
+        err_at(
+            inner.span(),
+            (key != ".").then_some(key),
+            inner.message().to_owned(),
+        )
+    })?;
+
+    let mut layer = Layer {
+        limits: raw.limits,
+        ..Layer::default()
+    };
+    let default_timeout = match raw.defaults.timeout {
+        Some(t) => Some(timeout_from_secs(*t.get_ref()).ok_or_else(|| {
+            err_at(
+                Some(t.span()),
+                Some("defaults.timeout".into()),
+                positive_msg(*t.get_ref()),
+            )
+        })?),
+        None => None,
+    };
+    let default_fail_mode = raw.defaults.fail_mode.unwrap_or(options.default_fail_mode);
+    for (i, spanned) in raw.hooks.into_iter().enumerate() {
+        let key = format!("hooks[{i}]");
+        let span = spanned.span();
+        let h = spanned.into_inner();
+        let events: Vec<String> = match h.event.get_ref() {
+            OneOrMany::One(e) => vec![e.clone()],
+            OneOrMany::Many(es) => es.clone(),
+        };
+        if events.is_empty() || events.iter().any(|e| e.trim().is_empty()) {
+            return Err(err_at(
+                Some(h.event.span()),
+                Some(format!("{key}.event")),
+                "an event name may not be empty".into(),
+            ));
+        }
+        let events: Vec<String> = events
+            .iter()
+            .map(|e| crate::events::canonical_name(e).to_owned())
+            .collect();
+        let Some(command) = h.command else {
+            return Err(err_at(
+                Some(span),
+                Some(format!("{key}.command")),
+                "missing `command` (a shell command, or the program when `args` is given)".into(),
+            ));
+        };
+        if command.get_ref().trim().is_empty() {
+            return Err(err_at(
+                Some(command.span()),
+                Some(format!("{key}.command")),
+                "`command` may not be empty".into(),
+            ));
+        }
+        let matcher = match h.matcher {
+            Some(m) => {
+                let compiled = Matcher::new(m.get_ref());
+                for e in &events {
+                    let names =
+                        crate::events::info(e).map_or(crate::events::NameSet::Wide, |i| i.names);
+                    if let Some(why) = compiled.regex_error(names) {
+                        return Err(err_at(
+                            Some(m.span()),
+                            Some(format!("{key}.matcher")),
+                            format!(
+                                "matcher `{}` is not a list of names and not a valid regex: {why}",
+                                m.get_ref()
+                            ),
+                        ));
+                    }
+                }
+                Some(compiled)
+            }
+            None => None,
+        };
+        let timeout = match h.timeout {
+            Some(t) => {
+                let secs = *t.get_ref();
+                let d = timeout_from_secs(secs).ok_or_else(|| {
+                    err_at(
+                        Some(t.span()),
+                        Some(format!("{key}.timeout")),
+                        positive_msg(secs),
+                    )
+                })?;
+                if looks_like_millis(secs) {
+                    let (line, col) = line_col(text, t.span().start);
+                    layer.warnings.push(format!(
+                        "{}:{line}:{col}: `{key}.timeout` is {secs} seconds; that looks like milliseconds (timeouts are in seconds)",
+                        path.display()
+                    ));
+                }
+                Some(d)
+            }
+            None => default_timeout,
+        };
+        let env: Vec<(String, String)> = h.env.into_iter().collect();
+        let action = Action::Command {
+            command: command.into_inner(),
+            args: h.args,
+        };
+        let dedup_key = dedup_key(&action, None, h.if_rule.as_deref(), None, &env, "");
+        layer.hooks.push(Hook {
+            name: h.name,
+            events,
+            matcher,
+            action,
+            timeout,
+            fail_mode: h.fail_mode.unwrap_or(default_fail_mode),
+            fail_mode_from_on_failure: false,
+            is_async: h.is_async,
+            env,
+            if_rule: h.if_rule,
+            origin: Origin {
+                file: path.to_owned(),
+                key,
+                plugin_root: None,
+                policy: false,
+            },
+            dedup_key,
+        });
+    }
+    Ok(layer)
+}
+
+fn positive_msg(secs: f64) -> String {
+    format!("timeout {secs} is not a positive number of seconds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> LoadOptions {
+        LoadOptions {
+            default_fail_mode: FailMode::Open,
+        }
+    }
+
+    fn error_of(text: &str) -> String {
+        match load(Path::new("h.toml"), text, opts()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("expected an error"),
+        }
+    }
+
+    #[test]
+    fn unknown_key_names_file_line_and_key() {
+        let msg = error_of("[[hooks]]\nevent = \"Stop\"\ncommand = \"true\"\ntimout = 5\n");
+        assert!(msg.contains("h.toml:4:1"), "{msg}");
+        assert!(msg.contains("timout"), "{msg}");
+    }
+
+    #[test]
+    fn bad_regex_and_bad_timeout_are_errors() {
+        let msg =
+            error_of("[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"(\"\ncommand = \"true\"\n");
+        assert!(
+            msg.contains("h.toml:3:11") && msg.contains("hooks[0].matcher"),
+            "{msg}"
+        );
+        let msg = error_of("[[hooks]]\nevent = \"Stop\"\ncommand = \"true\"\ntimeout = 0\n");
+        assert!(
+            msg.contains("hooks[0].timeout") && msg.contains(":4:"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn missing_command_is_an_error() {
+        let msg = error_of("[[hooks]]\nevent = \"Stop\"\n");
+        assert!(msg.contains("hooks[0].command"), "{msg}");
+    }
+
+    #[test]
+    fn events_lists_aliases_and_millis_warning() {
+        let layer = load(
+            Path::new("h.toml"),
+            "[defaults]\nfail_mode = \"closed\"\n[[hooks]]\nevent = [\"pre_tool_use\", \"Stop\"]\ncommand = \"true\"\ntimeout = 30000\n",
+            opts(),
+        )
+        .unwrap();
+        assert_eq!(layer.hooks[0].events, ["PreToolUse", "Stop"]);
+        assert_eq!(layer.hooks[0].fail_mode, FailMode::Closed);
+        assert_eq!(layer.warnings.len(), 1);
+    }
+}

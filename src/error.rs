@@ -1,0 +1,139 @@
+//! hookrun's own errors and the one table that maps them to exit codes.
+//!
+//! Hook failures are not errors: they are outcomes (`exec::RunStatus`) that
+//! the merge turns into notices or, under `fail_mode = "closed"`, blocks.
+//! `Error` is only for hookrun itself being unable to do its job.
+//!
+//! Exit codes of `hookrun run`:
+//!
+//! | code | meaning |
+//! | --- | --- |
+//! | 0 | the merged result does not block (allow, ask, no decision, context) |
+//! | 1 | hookrun's own error: bad config, bad event, bad flag |
+//! | 2 | the merged result blocks (deny / block), or a hookrun error under `fail_mode = "closed"` |
+//! | 130, 143 | hookrun was interrupted by SIGINT / SIGTERM; every running hook was killed |
+
+use std::path::PathBuf;
+
+/// Where a config problem is: the file, and the position when the format
+/// gives one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Everything that stops hookrun from producing a decision.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot read config `{}`: {source}", path.display())]
+    ConfigRead {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid config {at}{}: {message}", key.as_ref().map(|k| format!(" at `{k}`")).unwrap_or_default())]
+    Config {
+        at: Location,
+        key: Option<String>,
+        message: String,
+    },
+    #[error("invalid event on stdin: {0}")]
+    Event(String),
+    #[error("cannot read the event from stdin: {0}")]
+    Stdin(std::io::Error),
+    #[error("cannot write the report to `{}`: {source}", path.display())]
+    Report {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("interrupted by {name}; every running hook was killed")]
+    Interrupted { name: &'static str, signal: i32 },
+}
+
+impl Error {
+    /// The exit code of this error (see the table in the module docs).
+    #[must_use]
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Interrupted { signal, .. } => u8::try_from(128 + signal).unwrap_or(1),
+            _ => 1,
+        }
+    }
+
+    /// Whether a closed guard must turn this error into a block: a broken
+    /// input or config must never open a guard that was asked to fail closed.
+    #[must_use]
+    pub fn blocks_when_closed(&self) -> bool {
+        !matches!(self, Error::Interrupted { .. } | Error::Report { .. })
+    }
+}
+
+/// Converts a byte offset into a 1-based line and column.
+#[must_use]
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    (line, offset - line_start + 1)
+}
+
+/// Converts a 1-based line and column into a byte offset.
+#[must_use]
+pub fn byte_offset(text: &[u8], line: usize, column: usize) -> usize {
+    let mut current = 1;
+    let mut start = 0;
+    for (i, &b) in text.iter().enumerate() {
+        if current == line {
+            break;
+        }
+        if b == b'\n' {
+            current += 1;
+            start = i + 1;
+        }
+    }
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_and_offset_round_trip() {
+        let text = "ab\ncd\nef";
+        assert_eq!(line_col(text, 4), (2, 2));
+        assert_eq!(byte_offset(text.as_bytes(), 2, 2), 4);
+        assert_eq!(line_col(text, 0), (1, 1));
+    }
+
+    #[test]
+    fn exit_codes_follow_the_table() {
+        let e = Error::Event("x".into());
+        assert_eq!(e.exit_code(), 1);
+        let i = Error::Interrupted {
+            name: "SIGTERM",
+            signal: 15,
+        };
+        assert_eq!(i.exit_code(), 143);
+    }
+}

@@ -1,0 +1,196 @@
+//! The event as received on stdin: read with a size cap, parsed, and kept as
+//! the exact compact bytes every hook receives.
+
+use std::io::Read;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, byte_offset};
+use crate::events::{self, EventInfo};
+
+/// One parsed event.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// The canonical event name (`pre_tool_use` reads as `PreToolUse`).
+    pub name: String,
+    /// `None` for an event name hookrun does not know.
+    pub info: Option<&'static EventInfo>,
+    pub fields: Map<String, Value>,
+    /// What each hook gets on stdin: compact JSON plus one `\n` (spec 2.1).
+    pub bytes: Arc<[u8]>,
+}
+
+impl Event {
+    /// The `tool_input` object of a tool event, if it has one.
+    #[must_use]
+    pub fn tool_input(&self) -> Option<&Map<String, Value>> {
+        self.fields.get("tool_input").and_then(Value::as_object)
+    }
+
+    /// A string field, or `""`.
+    #[must_use]
+    pub fn str_field(&self, key: &str) -> &str {
+        self.fields.get(key).and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+/// Reads all of stdin, refusing more than `cap` bytes.
+///
+/// # Errors
+/// An I/O error, or input over the cap.
+pub fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
+    let mut buf = Vec::new();
+    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+    reader
+        .take(limit)
+        .read_to_end(&mut buf)
+        .map_err(Error::Stdin)?;
+    if buf.len() > cap {
+        return Err(Error::Event(format!(
+            "the event is larger than the limit of {cap} bytes (raise `limits.max_event_bytes` or `--max-event-bytes`)"
+        )));
+    }
+    Ok(buf)
+}
+
+/// Parses the raw stdin bytes. `forced_name` (`--event`) wins over
+/// `hook_event_name` and is written into the payload when it is missing.
+///
+/// # Errors
+/// Empty input, malformed JSON (with the byte offset), a non-object, or no
+/// event name.
+pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::Event(
+            "stdin is empty; expected one JSON object".into(),
+        ));
+    }
+    let value: Value = serde_json::from_slice(raw).map_err(|e| {
+        let offset = byte_offset(raw, e.line(), e.column());
+        Error::Event(format!(
+            "not valid JSON at byte {offset} (line {}, column {}): {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let Value::Object(mut fields) = value else {
+        return Err(Error::Event(format!(
+            "expected a JSON object, found {}",
+            kind(&value)
+        )));
+    };
+    let given = match fields.get("hook_event_name") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            return Err(Error::Event(format!(
+                "`hook_event_name` is {}, not a string",
+                kind(other)
+            )));
+        }
+    };
+    let mut rewritten = false;
+    let name = match (forced_name, given) {
+        (Some(forced), given) => {
+            if given.as_deref() != Some(forced) {
+                fields.insert("hook_event_name".into(), Value::String(forced.to_owned()));
+                rewritten = true;
+            }
+            forced.to_owned()
+        }
+        (None, Some(given)) => given,
+        (None, None) => {
+            return Err(Error::Event(
+                "the event has no `hook_event_name`; pass `--event NAME` to name it".into(),
+            ));
+        }
+    };
+    let mut bytes = if rewritten {
+        serde_json::to_vec(&fields).map_err(|e| Error::Event(e.to_string()))?
+    } else {
+        minify(raw)
+    };
+    bytes.push(b'\n');
+    let name = events::canonical_name(&name).to_owned();
+    Ok(Event {
+        info: events::info(&name),
+        name,
+        fields,
+        bytes: bytes.into(),
+    })
+}
+
+/// Removes the insignificant whitespace of valid JSON, keeping every other
+/// byte (numbers, escapes, key order) exactly as sent.
+fn minify(json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in json {
+        if in_string {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+            out.push(b);
+        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push(b);
+        }
+    }
+    out
+}
+
+fn kind(v: &Value) -> &'static str {
+    crate::config::kind_of(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_bytes_keep_numbers_and_strings() {
+        let ev = parse(
+            b" {\"hook_event_name\": \"Stop\",\n \"x\": 1.50, \"s\": \"a b\\\" c\"} ",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            &*ev.bytes,
+            b"{\"hook_event_name\":\"Stop\",\"x\":1.50,\"s\":\"a b\\\" c\"}\n"
+        );
+        assert_eq!(ev.name, "Stop");
+    }
+
+    #[test]
+    fn bad_inputs_have_clear_messages() {
+        let msg = |raw: &[u8]| parse(raw, None).unwrap_err().to_string();
+        assert!(msg(b"").contains("empty"));
+        assert!(msg(b"[1]").contains("found an array"));
+        assert!(msg(b"{\"a\":").contains("at byte offset 4"));
+        assert!(msg(b"{\"a\":1}").contains("--event"));
+    }
+
+    #[test]
+    fn forced_name_is_written_into_the_payload() {
+        let ev = parse(b"{\"tool_name\":\"Bash\"}", Some("PreToolUse")).unwrap();
+        assert_eq!(ev.name, "PreToolUse");
+        assert!(
+            std::str::from_utf8(&ev.bytes)
+                .unwrap()
+                .contains("\"hook_event_name\":\"PreToolUse\"")
+        );
+    }
+
+    #[test]
+    fn cap_is_enforced() {
+        assert!(read_capped(&b"12345"[..], 4).is_err());
+        assert_eq!(read_capped(&b"1234"[..], 4).unwrap(), b"1234");
+    }
+}

@@ -1,0 +1,292 @@
+//! The catalogue of hook events: what each one is called, which event field
+//! its matcher is tested against, its default timeout, and which family of
+//! consequences (spec section 7) its answers have.
+//!
+//! Everything event-specific that the rest of the pipeline needs to know is a
+//! lookup here, so that adding an event is one table row, not a hunt through
+//! the matcher, the merge and the renderer.
+
+use std::time::Duration;
+
+/// How Claude Code acts on the answers of an event's hooks (spec section 7).
+/// The merge and the renderer switch on this, never on event names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// PreToolUse, PreSkillShellCommand: allow / deny / ask / defer, rewrites.
+    PreTool,
+    /// PermissionRequest: only `hookSpecificOutput.decision` counts.
+    PermissionRequest,
+    /// UserPromptSubmit, UserPromptExpansion: a block rejects the prompt.
+    Prompt,
+    /// SessionStart, Setup, SubagentStart: nothing blocks.
+    SessionStart,
+    /// Stop, SubagentStop, TeammateIdle, TaskCompleted: a block keeps working.
+    Stop,
+    /// PostToolUse, PostToolUseFailure, PostToolBatch: a block is feedback.
+    PostTool,
+    /// TaskCreated: a block deletes the task; `continue` is ignored.
+    TaskCreated,
+    /// Other events run by Claude Code's main executor (PermissionDenied,
+    /// PreModelSwitch, MessageDisplay, ...): answers pass through.
+    Generic,
+    /// Events of the "outside-REPL" executor (spec 7.8).
+    Outside,
+}
+
+/// Which characters a matcher may use to be read as a list of exact names
+/// (spec 3.1): the wide set also allows `,`, ` ` and `-`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameSet {
+    Wide,
+    Narrow,
+}
+
+/// One row of the catalogue.
+#[derive(Debug)]
+pub struct EventInfo {
+    pub name: &'static str,
+    /// The event field the matcher is tested against; `None` = no matcher.
+    pub query_field: Option<&'static str>,
+    pub names: NameSet,
+    pub family: Family,
+    /// Default timeout in milliseconds for hooks that set none.
+    pub default_timeout_ms: u64,
+    /// Whether `if` rules can be evaluated (tool events only).
+    pub tool_event: bool,
+}
+
+const LONG: u64 = 600_000;
+
+macro_rules! ev {
+    ($name:literal, $query:expr, $names:ident, $family:ident, $timeout:expr, $tool:expr) => {
+        EventInfo {
+            name: $name,
+            query_field: $query,
+            names: NameSet::$names,
+            family: Family::$family,
+            default_timeout_ms: $timeout,
+            tool_event: $tool,
+        }
+    };
+}
+
+/// Every event of Claude Code 2.1.332 (spec section 2.2).
+pub static EVENTS: &[EventInfo] = &[
+    ev!("PreToolUse", Some("tool_name"), Wide, PreTool, LONG, true),
+    ev!(
+        "PermissionRequest",
+        Some("tool_name"),
+        Wide,
+        PermissionRequest,
+        LONG,
+        true
+    ),
+    ev!("PostToolUse", Some("tool_name"), Wide, PostTool, LONG, true),
+    ev!(
+        "PostToolUseFailure",
+        Some("tool_name"),
+        Wide,
+        PostTool,
+        LONG,
+        true
+    ),
+    ev!(
+        "PermissionDenied",
+        Some("tool_name"),
+        Wide,
+        Generic,
+        LONG,
+        true
+    ),
+    ev!("PostToolBatch", None, Narrow, PostTool, LONG, false),
+    ev!("UserPromptSubmit", None, Narrow, Prompt, 30_000, false),
+    ev!(
+        "UserPromptExpansion",
+        Some("command_name"),
+        Wide,
+        Prompt,
+        LONG,
+        false
+    ),
+    ev!(
+        "SessionStart",
+        Some("source"),
+        Wide,
+        SessionStart,
+        LONG,
+        false
+    ),
+    ev!("Setup", Some("trigger"), Wide, SessionStart, LONG, false),
+    ev!(
+        "SubagentStart",
+        Some("agent_type"),
+        Wide,
+        SessionStart,
+        LONG,
+        false
+    ),
+    ev!("SubagentStop", Some("agent_type"), Wide, Stop, LONG, false),
+    ev!("Stop", None, Narrow, Stop, LONG, false),
+    ev!("TeammateIdle", None, Narrow, Stop, LONG, false),
+    ev!("TaskCreated", None, Narrow, TaskCreated, LONG, false),
+    ev!("TaskCompleted", None, Narrow, Stop, LONG, false),
+    ev!("MessageDisplay", None, Narrow, Generic, 10_000, false),
+    ev!(
+        "PreModelSwitch",
+        Some("to_model"),
+        Wide,
+        Generic,
+        LONG,
+        false
+    ),
+    ev!(
+        "PostModelSwitch",
+        Some("to_model"),
+        Wide,
+        Generic,
+        LONG,
+        false
+    ),
+    ev!(
+        "PreSkillShellCommand",
+        Some("tool_name"),
+        Wide,
+        PreTool,
+        LONG,
+        true
+    ),
+    ev!(
+        "Notification",
+        Some("notification_type"),
+        Wide,
+        Outside,
+        LONG,
+        false
+    ),
+    ev!("PreCompact", Some("trigger"), Wide, Outside, LONG, false),
+    ev!("PostCompact", Some("trigger"), Wide, Outside, LONG, false),
+    ev!("SessionEnd", Some("reason"), Wide, Outside, 1_500, false),
+    ev!("StopFailure", Some("error"), Narrow, Outside, LONG, false),
+    ev!("ConfigChange", Some("source"), Wide, Outside, LONG, false),
+    ev!(
+        "InstructionsLoaded",
+        Some("load_reason"),
+        Wide,
+        Outside,
+        LONG,
+        false
+    ),
+    ev!("DirectoryAdded", Some("source"), Wide, Outside, LONG, false),
+    ev!(
+        "Elicitation",
+        Some("mcp_server_name"),
+        Wide,
+        Outside,
+        LONG,
+        false
+    ),
+    ev!(
+        "ElicitationResult",
+        Some("mcp_server_name"),
+        Wide,
+        Outside,
+        LONG,
+        false
+    ),
+    ev!("CwdChanged", None, Narrow, Outside, LONG, false),
+    ev!(
+        "FileChanged",
+        Some("file_path"),
+        Narrow,
+        Outside,
+        LONG,
+        false
+    ),
+    ev!("WorktreeCreate", None, Narrow, Outside, LONG, false),
+    ev!("WorktreeRemove", None, Narrow, Outside, LONG, false),
+];
+
+/// The catalogue row for an event's canonical (Claude Code) name.
+#[must_use]
+pub fn info(name: &str) -> Option<&'static EventInfo> {
+    EVENTS.iter().find(|e| e.name == name)
+}
+
+/// Maps pydantic-deep's snake_case tool-event names to Claude Code's, so a
+/// config may name events either way (`pre_tool_use` = `PreToolUse`).
+#[must_use]
+pub fn canonical_name(name: &str) -> &str {
+    match name {
+        "pre_tool_use" => "PreToolUse",
+        "post_tool_use" => "PostToolUse",
+        "post_tool_use_failure" => "PostToolUseFailure",
+        other => other,
+    }
+}
+
+/// The value the matcher is tested against for this event, if the event has a
+/// matcher field. FileChanged matches on the basename of `file_path`; a
+/// missing or non-string field reads as the empty string, as in JavaScript.
+#[must_use]
+pub fn query_value(
+    info: &EventInfo,
+    event: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    let field = info.query_field?;
+    let raw = event
+        .get(field)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
+    if info.name == "FileChanged" {
+        return Some(raw.rsplit('/').next().unwrap_or(raw).to_owned());
+    }
+    if info.name == "PreModelSwitch" || info.name == "PostModelSwitch" {
+        return Some(raw.replace("[1m]", ""));
+    }
+    Some(raw.to_owned())
+}
+
+/// The default timeout of a hook on an event hookrun knows, else Claude
+/// Code's general default of 600 s.
+#[must_use]
+pub fn default_timeout(name: &str) -> Duration {
+    Duration::from_millis(info(name).map_or(LONG, |i| i.default_timeout_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_has_every_spec_event_once() {
+        assert_eq!(EVENTS.len(), 34);
+        for e in EVENTS {
+            assert_eq!(
+                EVENTS.iter().filter(|o| o.name == e.name).count(),
+                1,
+                "{}",
+                e.name
+            );
+        }
+    }
+
+    #[test]
+    fn pydantic_names_map_to_claude_names() {
+        assert_eq!(canonical_name("pre_tool_use"), "PreToolUse");
+        assert_eq!(
+            canonical_name("post_tool_use_failure"),
+            "PostToolUseFailure"
+        );
+        assert_eq!(canonical_name("Stop"), "Stop");
+    }
+
+    #[test]
+    fn file_changed_matches_the_basename() {
+        let info = info("FileChanged").unwrap();
+        let ev = serde_json::json!({"file_path": "/a/b/.envrc"});
+        assert_eq!(
+            query_value(info, ev.as_object().unwrap()).as_deref(),
+            Some(".envrc")
+        );
+    }
+}

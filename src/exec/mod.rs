@@ -1,0 +1,352 @@
+//! Running hooks as child processes: the only module that spawns, waits,
+//! signals or reads pipes. It reports what happened as data (`HookRun`) and
+//! never decides what that means; `answer` and `decision` do.
+//!
+//! Process semantics, per hook:
+//! - `/bin/sh -c COMMAND`, or exec form (`args`: no shell), in a new
+//!   process group, with the event bytes on stdin, which is then closed
+//!   (a hook that never reads stdin is normal: the write just stops);
+//! - stdout and stderr read while the hook runs, each kept up to a cap;
+//! - on timeout: SIGTERM to the group, SIGKILL once the leader has exited
+//!   or 1.5 s later, then reap; the answer is discarded;
+//! - after a normal exit, the pipes get `leak_grace` to close; a background
+//!   child still holding them then has its group SIGKILLed, and the answer
+//!   read so far is used (reported as a leak);
+//! - a group whose leader exited and whose pipes closed is left alone.
+
+mod capture;
+pub mod unix;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+use tokio::time::{Instant, sleep_until};
+
+pub use capture::Captured;
+use capture::capture;
+pub use unix::LiveGroups;
+use unix::{GroupGuard, Sig};
+
+/// How long a timed-out hook gets between SIGTERM and SIGKILL (spec 4.4).
+pub const KILL_GRACE: Duration = Duration::from_millis(1500);
+
+/// How long to wait for pipes to close once a group has been SIGKILLed; only
+/// a process that escaped the group (`setsid`) can hold them past this.
+const PIPE_CLOSE_AFTER_KILL: Duration = Duration::from_millis(200);
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub enum Program {
+    Shell(String),
+    Exec { program: String, args: Vec<String> },
+}
+
+/// Everything needed to run one hook.
+#[derive(Debug, Clone)]
+pub struct ExecSpec {
+    pub program: Program,
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+    pub timeout: Duration,
+}
+
+/// Limits that apply to every hook of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct ExecLimits {
+    pub max_output_bytes: usize,
+    pub leak_grace: Duration,
+}
+
+/// How a hook ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunStatus {
+    Exited(i32),
+    /// Killed by a signal it was not sent by hookrun.
+    Signaled(i32),
+    /// Ran past its timeout and was killed; its answer is discarded.
+    TimedOut,
+    /// Could not be started (missing program, not executable, ...).
+    SpawnFailed(String),
+}
+
+/// The facts of one hook run.
+#[derive(Debug, Clone)]
+pub struct HookRun {
+    pub status: RunStatus,
+    pub stdout: Captured,
+    pub stderr: Captured,
+    /// A background process held the hook's pipes after it exited; its
+    /// group was killed after the leak grace.
+    pub leaked: bool,
+    pub duration: Duration,
+    pub pid: Option<u32>,
+}
+
+impl HookRun {
+    fn spawn_failed(message: String, started: Instant) -> Self {
+        HookRun {
+            status: RunStatus::SpawnFailed(message),
+            stdout: Captured::default(),
+            stderr: Captured::default(),
+            leaked: false,
+            duration: started.elapsed(),
+            pid: None,
+        }
+    }
+}
+
+/// Runs every spec at once and returns the runs in the order given.
+pub async fn run_all(
+    specs: Vec<ExecSpec>,
+    input: Arc<[u8]>,
+    limits: ExecLimits,
+    live: &LiveGroups,
+) -> Vec<HookRun> {
+    let mut set = tokio::task::JoinSet::new();
+    let count = specs.len();
+    for (i, spec) in specs.into_iter().enumerate() {
+        let input = Arc::clone(&input);
+        let live = live.clone();
+        set.spawn(async move { (i, run_one(spec, input, limits, &live).await) });
+    }
+    let mut runs: Vec<Option<HookRun>> = vec![None; count];
+    while let Some(joined) = set.join_next().await {
+        if let Ok((i, run)) = joined {
+            runs[i] = Some(run);
+        }
+    }
+    runs.into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                HookRun::spawn_failed("the hook's task ended abnormally".into(), Instant::now())
+            })
+        })
+        .collect()
+}
+
+fn command_for(spec: &ExecSpec) -> Command {
+    let mut cmd = match &spec.program {
+        Program::Shell(line) => {
+            let mut c = Command::new("/bin/sh");
+            c.arg("-c").arg(line);
+            c
+        }
+        Program::Exec { program, args } => {
+            let mut c = Command::new(program);
+            c.args(args);
+            c
+        }
+    };
+    cmd.current_dir(&spec.cwd)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+    cmd
+}
+
+type Drain<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
+/// The two output streams being drained concurrently with everything else.
+struct Streams<'a> {
+    out: Drain<'a>,
+    err: Drain<'a>,
+    out_done: bool,
+    err_done: bool,
+}
+
+impl Streams<'_> {
+    fn done(&self) -> bool {
+        self.out_done && self.err_done
+    }
+
+    /// Drains until both streams close (`true`) or the deadline (`false`).
+    async fn until(&mut self, deadline: Instant) -> bool {
+        while !self.done() {
+            tokio::select! {
+                () = &mut self.out, if !self.out_done => self.out_done = true,
+                () = &mut self.err, if !self.err_done => self.err_done = true,
+                () = sleep_until(deadline) => return false,
+            }
+        }
+        true
+    }
+}
+
+/// Runs one hook to completion, timeout or leak; never fails.
+pub async fn run_one(
+    spec: ExecSpec,
+    input: Arc<[u8]>,
+    limits: ExecLimits,
+    live: &LiveGroups,
+) -> HookRun {
+    let started = Instant::now();
+    let mut cmd = command_for(&spec);
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => return HookRun::spawn_failed(spawn_error(&spec, &e), started),
+    };
+    let pid = child.id();
+    let guard = pid.map(|p| GroupGuard::new(p, live));
+    let writer = child.stdin.take().map(|mut stdin| {
+        tokio::spawn(async move {
+            // BrokenPipe here means the hook did not read its stdin: normal.
+            let _ = stdin.write_all(&input).await;
+            let _ = stdin.shutdown().await;
+        })
+    });
+    let (mut out, mut err) = (Captured::default(), Captured::default());
+    let cap = limits.max_output_bytes;
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let mut streams = Streams {
+        out: Box::pin(async {
+            if let Some(s) = stdout {
+                capture(s, cap, &mut out).await;
+            }
+        }),
+        err: Box::pin(async {
+            if let Some(s) = stderr {
+                capture(s, cap, &mut err).await;
+            }
+        }),
+        out_done: false,
+        err_done: false,
+    };
+
+    // Phase 1: until the hook exits or its deadline passes.
+    let deadline = started + spec.timeout;
+    let mut exit = None;
+    let mut timed_out = false;
+    while exit.is_none() && !timed_out {
+        tokio::select! {
+            biased;
+            status = child.wait() => exit = Some(status),
+            () = &mut streams.out, if !streams.out_done => streams.out_done = true,
+            () = &mut streams.err, if !streams.err_done => streams.err_done = true,
+            () = sleep_until(deadline) => timed_out = true,
+        }
+    }
+
+    let mut leaked = false;
+    let status = if timed_out {
+        if let Some(g) = &guard {
+            g.signal(Sig::SIGTERM);
+        }
+        let grace_end = Instant::now() + KILL_GRACE;
+        let _ = tokio::time::timeout_at(grace_end, async {
+            let _ = child.wait().await;
+        })
+        .await;
+        if let Some(g) = &guard {
+            g.signal(Sig::SIGKILL);
+        }
+        let _ = child.wait().await;
+        streams.until(Instant::now() + PIPE_CLOSE_AFTER_KILL).await;
+        RunStatus::TimedOut
+    } else {
+        // Phase 2: the hook exited; its pipes get `leak_grace` to close.
+        if !streams.until(Instant::now() + limits.leak_grace).await {
+            leaked = true;
+            if let Some(g) = &guard {
+                g.signal(Sig::SIGKILL);
+            }
+            streams.until(Instant::now() + PIPE_CLOSE_AFTER_KILL).await;
+        }
+        match exit {
+            Some(Ok(st)) => exit_status(st),
+            Some(Err(e)) => RunStatus::SpawnFailed(format!("cannot wait for the hook: {e}")),
+            None => RunStatus::SpawnFailed("the hook's status was lost".into()),
+        }
+    };
+    let clean = streams.done() && !leaked && !timed_out;
+    drop(streams);
+    if let Some(w) = writer {
+        w.abort();
+    }
+    if let Some(g) = guard
+        && clean
+    {
+        g.disarm();
+    }
+    HookRun {
+        status,
+        stdout: out,
+        stderr: err,
+        leaked,
+        duration: started.elapsed(),
+        pid,
+    }
+}
+
+fn exit_status(status: std::process::ExitStatus) -> RunStatus {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => RunStatus::Exited(code),
+        (None, Some(sig)) => RunStatus::Signaled(sig),
+        (None, None) => RunStatus::Exited(1),
+    }
+}
+
+fn spawn_error(spec: &ExecSpec, e: &std::io::Error) -> String {
+    let what = match &spec.program {
+        Program::Shell(_) => "/bin/sh".to_owned(),
+        Program::Exec { program, .. } => format!("`{program}`"),
+    };
+    match e.kind() {
+        std::io::ErrorKind::NotFound if matches!(spec.program, Program::Exec { .. }) => {
+            format!("executable {what} not found in $PATH")
+        }
+        std::io::ErrorKind::PermissionDenied => format!("{what} is not executable"),
+        _ => {
+            if !spec.cwd.is_dir() {
+                format!(
+                    "cannot start {what}: working directory `{}` is gone ({e})",
+                    spec.cwd.display()
+                )
+            } else {
+                format!("cannot start {what}: {e}")
+            }
+        }
+    }
+}
+
+/// Starts an async hook: detached in its own group, its stdin an anonymous
+/// file holding the event (so hookrun need not wait to write it), its output
+/// discarded, never waited for and never killed by hookrun.
+///
+/// # Errors
+/// The spawn failure, as a message.
+pub fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
+    use std::io::{Seek, Write};
+    let mut file = tempfile::tempfile()
+        .map_err(|e| format!("cannot buffer the event for an async hook: {e}"))?;
+    file.write_all(input)
+        .and_then(|()| file.rewind())
+        .map_err(|e| format!("cannot buffer the event for an async hook: {e}"))?;
+    let mut cmd = std::process::Command::new("/bin/sh");
+    match &spec.program {
+        Program::Shell(line) => {
+            cmd.arg("-c").arg(line);
+        }
+        Program::Exec { program, args } => {
+            cmd = std::process::Command::new(program);
+            cmd.args(args);
+        }
+    }
+    use std::os::unix::process::CommandExt;
+    cmd.current_dir(&spec.cwd)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0);
+    let child = cmd.spawn().map_err(|e| spawn_error(spec, &e))?;
+    Ok(child.id())
+}

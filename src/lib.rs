@@ -1,0 +1,43 @@
+//! hookrun: one hook runner for every coding agent.
+//!
+//! The pipeline of `hookrun run`, one module per stage, in data-flow order:
+//!
+//! 1. `config` — load and layer hook configs (hookrun TOML, Claude Code JSON);
+//! 2. `event` — read the event on stdin (capped) and keep its exact bytes;
+//! 3. `select` — match (`matcher`, `if_rule`), deduplicate, plan;
+//! 4. `exec` — run the selected hooks concurrently as process groups;
+//! 5. `answer` — read each run as Claude Code reads a hook's result;
+//! 6. `decision` — merge the answers in config order;
+//! 7. `output` — print one decision (the only writer of stdout).
+//!
+//! Pure stages (`matcher`, `select`, `answer`, `decision`, `output::render`)
+//! never touch processes or the clock; `exec` is the only part that does.
+
+#![forbid(unsafe_code)]
+
+pub mod answer;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod decision;
+pub mod error;
+pub mod event;
+pub mod events;
+pub mod exec;
+pub mod if_rule;
+pub mod matcher;
+pub mod output;
+pub mod report;
+pub mod schema;
+pub mod select;
+
+use std::process::ExitCode;
+
+/// Runs a parsed command line and returns the process exit code.
+#[must_use]
+pub fn run(cli: &cli::Cli) -> ExitCode {
+    let code = match &cli.command {
+        cli::Command::Run(args) => commands::run::execute(args),
+    };
+    ExitCode::from(code)
+}

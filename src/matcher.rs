@@ -1,0 +1,249 @@
+//! Claude Code's matcher rules (spec 3.1), pure.
+//!
+//! A matcher is either a list of exact names (`Bash`, `Edit|Write`,
+//! `Read, Grep` on most events) or, when it holds any other character, an
+//! unanchored ECMAScript-style regex. Regexes are compiled with
+//! `fancy-regex`, which delegates to the `regex` crate and adds the
+//! look-around and back-references that JavaScript allows (`^(?!Bash).*`);
+//! its backtrack limit keeps a hostile pattern from hanging a run.
+
+use crate::events::NameSet;
+
+/// Old tool names that Claude Code still accepts in name lists, mapped to the
+/// current ones (spec 3.1).
+const LEGACY_ALIASES: &[(&str, &str)] = &[
+    ("Task", "Agent"),
+    ("KillShell", "TaskStop"),
+    ("KillBash", "TaskStop"),
+    ("ListPeers", "ListAgents"),
+    ("Brief", "SendUserMessage"),
+    ("ListMcpResources", "ListMcpResourcesTool"),
+    ("ReadMcpResource", "ReadMcpResourceTool"),
+    ("ReadMcpResourceDir", "ReadMcpResourceDirTool"),
+    ("ProposeGoal", "SetGoal"),
+];
+
+/// Bounds the work one regex match may do, so a pattern built to backtrack
+/// exponentially fails (and so does not match) instead of hanging hookrun.
+const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// A compiled matcher. Built once at config load; matching allocates nothing.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    pattern: String,
+    regex: Result<fancy_regex::Regex, String>,
+}
+
+/// Which rule decided a match, for reports and `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchPath {
+    /// The event has no matcher field, so the matcher is ignored.
+    NoMatcherField,
+    /// `*`, `""` or no matcher: matches everything.
+    All,
+    /// The pattern is a list of exact names.
+    Names,
+    /// The pattern is a regex.
+    Regex,
+    /// The pattern is a regex that does not compile: never matches.
+    InvalidRegex,
+}
+
+impl Matcher {
+    /// Compiles a matcher. A pattern that does not compile as a regex is kept:
+    /// it may still be a valid name list, and where it is not it never matches.
+    #[must_use]
+    pub fn new(pattern: &str) -> Self {
+        let regex = fancy_regex::RegexBuilder::new(pattern)
+            .backtrack_limit(BACKTRACK_LIMIT)
+            .build()
+            .map_err(|e| e.to_string());
+        Matcher {
+            pattern: pattern.to_owned(),
+            regex,
+        }
+    }
+
+    /// The pattern as written.
+    #[must_use]
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// The compile error, when the pattern would be read as a regex and is
+    /// not one, for the given name set.
+    #[must_use]
+    pub fn regex_error(&self, names: NameSet) -> Option<&str> {
+        if is_match_all(&self.pattern) || is_name_list(&self.pattern, names) {
+            return None;
+        }
+        self.regex.as_ref().err().map(String::as_str)
+    }
+
+    /// Tests the query value of an event against this matcher.
+    #[must_use]
+    pub fn matches(&self, names: NameSet, query: &str) -> (bool, MatchPath) {
+        if is_match_all(&self.pattern) {
+            return (true, MatchPath::All);
+        }
+        if is_name_list(&self.pattern, names) {
+            let sep: &[char] = match names {
+                NameSet::Wide => &['|', ','],
+                NameSet::Narrow => &['|'],
+            };
+            let hit = self
+                .pattern
+                .split(sep)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .any(|name| name_equals(name, query));
+            return (hit, MatchPath::Names);
+        }
+        match &self.regex {
+            Ok(re) => {
+                let hit =
+                    regex_hits(re, query) || aliases_of(query).any(|alias| regex_hits(re, alias));
+                (hit, MatchPath::Regex)
+            }
+            Err(_) => (false, MatchPath::InvalidRegex),
+        }
+    }
+}
+
+/// Matches an event against an optional matcher, honouring events without a
+/// matcher field (`query` is `None`), which run every group.
+#[must_use]
+pub fn matches(
+    matcher: Option<&Matcher>,
+    names: NameSet,
+    query: Option<&str>,
+) -> (bool, MatchPath) {
+    let Some(query) = query else {
+        return (true, MatchPath::NoMatcherField);
+    };
+    match matcher {
+        None => (true, MatchPath::All),
+        Some(m) => m.matches(names, query),
+    }
+}
+
+fn is_match_all(pattern: &str) -> bool {
+    pattern.is_empty() || pattern == "*"
+}
+
+fn is_name_list(pattern: &str, names: NameSet) -> bool {
+    pattern.chars().all(|c| {
+        c.is_ascii_alphanumeric()
+            || c == '_'
+            || c == '|'
+            || (names == NameSet::Wide && matches!(c, ',' | ' ' | '-'))
+    })
+}
+
+fn regex_hits(re: &fancy_regex::Regex, text: &str) -> bool {
+    // A match that exceeds the backtrack limit counts as no match.
+    re.is_match(text).unwrap_or(false)
+}
+
+/// The current name of a legacy name, or the name itself.
+fn current_name(name: &str) -> &str {
+    LEGACY_ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map_or(name, |(_, new)| new)
+}
+
+/// The other names a tool name is known by.
+fn aliases_of(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    LEGACY_ALIASES
+        .iter()
+        .filter(move |(old, new)| *old == name || *new == name)
+        .flat_map(move |(old, new)| [*old, *new].into_iter().filter(move |n| *n != name))
+}
+
+fn name_equals(listed: &str, query: &str) -> bool {
+    listed == query || current_name(listed) == current_name(query)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(pattern: &str, query: &str) -> bool {
+        Matcher::new(pattern).matches(NameSet::Wide, query).0
+    }
+
+    #[test]
+    fn spec_table_on_session_start() {
+        for (m, expected) in [
+            ("startup", true),
+            ("start", false),
+            ("start.*", true),
+            ("^start", true),
+            ("ar.u", true),
+            (".*", true),
+            ("^startup$", true),
+            ("Startup", false),
+            ("startup|resume", true),
+            ("resume|startup", true),
+            ("startup|", true),
+            ("startup, resume", true),
+            (" startup ", true),
+            ("start|up", false),
+            ("art", false),
+            ("startup-x", false),
+            ("*", true),
+            ("", true),
+            ("[", false),
+        ] {
+            assert_eq!(hit(m, "startup"), expected, "matcher {m:?}");
+        }
+    }
+
+    #[test]
+    fn tool_names_and_aliases() {
+        assert!(!hit("Edit", "NotebookEdit"));
+        assert!(hit("Edit.*", "NotebookEdit"));
+        assert!(!hit("mcp__memory", "mcp__memory__create_entities"));
+        assert!(hit("mcp__memory__.*", "mcp__memory__create_entities"));
+        assert!(!hit("mcp__brave-search", "mcp__brave-search__search"));
+        assert!(hit("Task", "Agent"));
+        assert!(hit("Agent", "Task"));
+        assert!(hit("^(?!Bash).*Edit$", "NotebookEdit"));
+        assert!(!hit("^(?!Bash).*Edit$", "BashEdit"));
+    }
+
+    #[test]
+    fn narrow_set_reads_commas_as_regex() {
+        let m = Matcher::new("rate_limit, overloaded");
+        assert!(!m.matches(NameSet::Narrow, "rate_limit").0);
+        assert!(m.matches(NameSet::Wide, "rate_limit").0);
+    }
+
+    #[test]
+    fn invalid_regex_is_reported_and_never_matches() {
+        let m = Matcher::new("[");
+        assert!(m.regex_error(NameSet::Wide).is_some());
+        assert_eq!(
+            m.matches(NameSet::Wide, "["),
+            (false, MatchPath::InvalidRegex)
+        );
+        assert!(Matcher::new("Bash").regex_error(NameSet::Wide).is_none());
+    }
+
+    #[test]
+    fn no_matcher_field_ignores_the_matcher() {
+        let m = Matcher::new("Nothing");
+        assert_eq!(
+            matches(Some(&m), NameSet::Narrow, None),
+            (true, MatchPath::NoMatcherField)
+        );
+    }
+
+    #[test]
+    fn catastrophic_pattern_does_not_hang() {
+        let m = Matcher::new("^(a+)+\\1$");
+        let text = "a".repeat(40) + "b";
+        assert!(!m.matches(NameSet::Wide, &text).0);
+    }
+}
