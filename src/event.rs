@@ -68,8 +68,11 @@ pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
     }
     let value: Value = serde_json::from_slice(raw).map_err(|e| {
         let offset = byte_offset(raw, e.line(), e.column());
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let what = full.strip_suffix(&suffix).unwrap_or(&full);
         Error::Event(format!(
-            "not valid JSON at byte {offset} (line {}, column {}): {e}",
+            "not valid JSON at byte offset {offset} (line {}, column {}): {what}",
             e.line(),
             e.column()
         ))
