@@ -229,21 +229,41 @@ impl Merger<'_> {
 
     fn failure_notice(&mut self, input: &Input<'_>, failure: &Failure) {
         let a = input.answer;
-        let text = match (failure, &a.notice) {
-            (Failure::TimedOut { .. }, _) => {
+        // Claude Code's own text where it has one (non-blocking status code,
+        // JSON problems); hookrun's, naming the failure kind, elsewhere.
+        let text = match failure {
+            Failure::TimedOut { .. } => {
                 format!(
                     "hook `{}` {}; its answer was discarded",
                     input.name,
                     failure.describe()
                 )
             }
-            (_, Some(notice)) => format!("{} hook error: `{}`: {notice}", self.event, input.name),
-            (_, None) => format!(
-                "{} hook error: `{}` {}",
-                self.event,
-                input.name,
-                failure.describe()
-            ),
+            Failure::ExitCode { .. }
+            | Failure::InvalidJson { .. }
+            | Failure::WrongEventName { .. } => {
+                let notice = a.notice.clone().unwrap_or_else(|| failure.describe());
+                format!(
+                    "{} hook error: `{}` {}: {notice}",
+                    self.event,
+                    input.name,
+                    failure.describe()
+                )
+            }
+            _ => {
+                let err = js_trim(&a.stderr);
+                let mut text = format!(
+                    "{} hook error: `{}` {}",
+                    self.event,
+                    input.name,
+                    failure.describe()
+                );
+                if !err.is_empty() {
+                    text.push_str(": ");
+                    text.push_str(err.lines().next().unwrap_or(err));
+                }
+                text
+            }
         };
         // A hook that printed valid JSON on a non-0/2 exit is honoured and
         // not shown as an error by Claude Code; keep it out of the notices.

@@ -97,13 +97,14 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
     let de = toml::Deserializer::parse(text)
         .map_err(|e| err_at(e.span(), None, e.message().to_owned()))?;
     let raw: RawFile = serde_path_to_error::deserialize(de).map_err(|e| {
-        let key = e.path().to_string();
+        // `Spanned` fields add an internal segment to the path; drop it.
+        let key = e
+            .path()
+            .to_string()
+            .replace(".$__serde_spanned_private_value", "");
         let inner = e.into_inner();
-        err_at(
-            inner.span(),
-            (key != ".").then_some(key),
-            inner.message().to_owned(),
-        )
+        let message = inner.message().replace("expected f64", "expected a number");
+        err_at(inner.span(), (key != ".").then_some(key), message)
     })?;
 
     let mut layer = Layer {

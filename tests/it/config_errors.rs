@@ -1,0 +1,158 @@
+//! Config problems name the file, the line and column, and the key.
+
+use serde_json::json;
+
+use crate::support::{HookTest, cmd, settings};
+
+fn run_with(name: &str, text: &str) -> crate::support::Out {
+    HookTest::new()
+        .raw_config(name, text)
+        .pre_tool_use("ls")
+        .run()
+}
+
+#[test]
+fn toml_unknown_key() {
+    let out = run_with(
+        "hooks.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\ntimout = 5\n",
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("hooks.toml:4:1") && out.stderr.contains("at `hooks[0].timout`"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn toml_bad_regex_wrong_type_and_missing_command() {
+    let out = run_with(
+        "h.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash(\"\ncommand = \"true\"\n",
+    );
+    assert!(
+        out.code == 1
+            && out.stderr.contains("h.toml:3:11")
+            && out.stderr.contains("hooks[0].matcher"),
+        "{}",
+        out.stderr
+    );
+    let out = run_with(
+        "h.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\ntimeout = \"10\"\n",
+    );
+    assert!(
+        out.code == 1
+            && out.stderr.contains("h.toml:4:11")
+            && out.stderr.contains("hooks[0].timeout"),
+        "{}",
+        out.stderr
+    );
+    let out = run_with(
+        "h.toml",
+        "[defaults]\ntimeout = 5\n\n[[hooks]]\nevent = \"PreToolUse\"\n",
+    );
+    assert!(
+        out.code == 1
+            && out.stderr.contains("hooks[0].command")
+            && out.stderr.contains("h.toml:4:1"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn toml_millisecond_timeout_warns() {
+    let out = run_with(
+        "h.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\ntimeout = 30000\n",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains("h.toml:4:11") && out.stderr.contains("looks like milliseconds"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn json_syntax_error_names_line_and_column() {
+    let out = run_with(
+        "settings.json",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n",
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("settings.json:3:20"), "{}", out.stderr);
+}
+
+#[test]
+fn missing_config_file() {
+    let out = HookTest::new()
+        .arg("--config")
+        .arg("nope.toml")
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("`nope.toml`"), "{}", out.stderr);
+}
+
+#[test]
+fn closed_default_turns_a_config_error_into_a_block() {
+    let out = HookTest::new()
+        .raw_config("bad.json", "{")
+        .pre_tool_use("ls")
+        .arg("--fail-mode")
+        .arg("closed")
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.json()["decision"], "block");
+}
+
+#[test]
+fn claude_json_drops_are_reported_with_their_key() {
+    let out = HookTest::new()
+        .json(json!({"hooks": {
+            "SessionStart": [{"hooks": [{"type": "command", "command": "true", "timeout": "10"}, cmd("touch ok")]}],
+            "NoSuchEvent": [],
+        }}))
+        .event(json!({"hook_event_name": "SessionStart", "source": "startup"}))
+        .run();
+    assert_eq!(out.code, 0);
+    let msg = out.system_message();
+    assert!(
+        msg.contains("hooks.SessionStart[0].hooks[0]") && msg.contains("timeout"),
+        "{msg}"
+    );
+    assert!(msg.contains("hooks.NoSuchEvent"), "{msg}");
+}
+
+#[test]
+fn invalid_guard_entry_ignores_the_file_and_says_why() {
+    let bad = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [cmd("touch l1"), {"type": "command"}]}]}});
+    let t = HookTest::new()
+        .json(bad)
+        .json(settings("PreToolUse", "Bash", json!([cmd("touch l2")])))
+        .pre_tool_use("ls");
+    let out = t.run();
+    assert!(!t.path().join("l1").exists() && t.path().join("l2").exists());
+    assert!(
+        out.system_message().contains("ignore this whole file"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn unsupported_handler_types_are_reported_and_skipped() {
+    let out = HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([{"type": "prompt", "prompt": "is this ok?"}, {"type": "http", "url": "http://127.0.0.1:1/"}])))
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 0);
+    let msg = out.system_message();
+    assert!(
+        msg.contains("prompt handler") && msg.contains("http handler"),
+        "{msg}"
+    );
+}

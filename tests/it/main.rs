@@ -1,0 +1,11 @@
+//! Integration tests: the real `hookrun` binary, real hook processes.
+
+mod support;
+
+mod bad_input;
+mod config_errors;
+mod exit_codes;
+mod json_answers;
+mod merge;
+mod process;
+mod report;
