@@ -217,3 +217,86 @@ pub fn write_report(path: &std::path::Path, report: &Value) -> std::io::Result<(
     }
     std::fs::write(path, text + "\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::EVENTS;
+
+    /// A decision with every field set, as no real event would have.
+    fn everything(blocked: bool) -> Decision {
+        let mut d = Decision {
+            permission: Some(if blocked {
+                Permission::Deny
+            } else {
+                Permission::Allow
+            }),
+            blocked,
+            reasons: vec!["r1".into(), "r2".into()],
+            contexts: vec!["c1".into()],
+            system_messages: vec!["s1".into()],
+            prevent_continuation: true,
+            stop_reasons: vec!["stop".into()],
+            ..Decision::default()
+        };
+        d.updated_input = serde_json::json!({"command": "ls"}).as_object().cloned();
+        for (k, v) in [
+            ("updatedToolOutput", serde_json::json!({"x": 1})),
+            ("watchPaths", serde_json::json!(["/a"])),
+            ("sessionTitle", serde_json::json!("t")),
+            ("worktreePath", serde_json::json!("/w")),
+            ("retry", serde_json::json!(true)),
+        ] {
+            d.specific.insert(k.into(), v);
+        }
+        d
+    }
+
+    #[test]
+    fn output_is_schema_valid_for_every_event() {
+        for info in EVENTS {
+            for blocked in [false, true] {
+                let mut d = everything(blocked);
+                if info.family == Family::PermissionRequest {
+                    let mut r = Map::new();
+                    r.insert(
+                        "behavior".into(),
+                        if blocked { "deny" } else { "allow" }.into(),
+                    );
+                    d.request = Some(r);
+                }
+                let r = render(info.name, info.family, &d, &["notice".into()]);
+                if info.name == "PreCompact" && !blocked {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(&r.stdout).unwrap();
+                let obj = v.as_object().unwrap();
+                assert_eq!(
+                    crate::schema::validate(obj),
+                    Ok(()),
+                    "{}: {}",
+                    info.name,
+                    r.stdout
+                );
+                if let Some(h) = obj.get("hookSpecificOutput") {
+                    assert_eq!(h["hookEventName"], info.name);
+                }
+                assert_eq!(
+                    r.exit_code == 2,
+                    blocked && exits_2_on_block(info.name, info.family),
+                    "{}",
+                    info.name
+                );
+                if r.exit_code == 2 {
+                    assert!(!r.stderr.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_decision_prints_an_empty_object() {
+        let r = render("Stop", Family::Stop, &Decision::default(), &[]);
+        assert_eq!((r.stdout.as_str(), r.exit_code), ("{}", 0));
+    }
+}
