@@ -92,6 +92,8 @@ pub struct Decision {
     pub compaction_text: Vec<String>,
     /// Lines for hookrun's stderr only (SessionEnd failures, conflicts).
     pub diagnostics: Vec<String>,
+    /// `terminalSequence`s, in config order; Claude Code filters them.
+    pub terminal_sequence: String,
 }
 
 /// Whether a failing hook blocks: `fail_mode = "closed"`, except where it
@@ -162,6 +164,14 @@ impl Merger<'_> {
         }
         if a.outcome == Outcome::Cancelled {
             return;
+        }
+        if let Some(seq) = a
+            .json
+            .as_ref()
+            .and_then(|j| j.get("terminalSequence"))
+            .and_then(Value::as_str)
+        {
+            self.d.terminal_sequence.push_str(seq);
         }
         if self.family == Family::Outside {
             self.outside(input);

@@ -127,6 +127,12 @@ pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> 
     if !system.is_empty() {
         out.insert("systemMessage".into(), system.join("\n").into());
     }
+    if !d.terminal_sequence.is_empty() {
+        out.insert(
+            "terminalSequence".into(),
+            d.terminal_sequence.clone().into(),
+        );
+    }
     let blocks = d.blocked && exits_2_on_block(event, family);
     if blocks {
         stderr.insert(

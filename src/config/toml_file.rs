@@ -158,10 +158,14 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         let matcher = match h.matcher {
             Some(m) => {
                 let compiled = Matcher::new(m.get_ref());
-                for e in &events {
-                    let names =
-                        crate::events::info(e).map_or(crate::events::NameSet::Wide, |i| i.names);
-                    if let Some(why) = compiled.regex_error(names) {
+                // Only events with a matcher field read the matcher; on the
+                // others it is ignored (a lint for `check`, not an error).
+                let readers = events
+                    .iter()
+                    .filter_map(|e| crate::events::info(e))
+                    .filter(|i| i.query_field.is_some());
+                for info in readers {
+                    if let Some(why) = compiled.regex_error(info.names) {
                         return Err(err_at(
                             Some(m.span()),
                             Some(format!("{key}.matcher")),

@@ -156,3 +156,12 @@ fn unsupported_handler_types_are_reported_and_skipped() {
         "{msg}"
     );
 }
+
+#[test]
+fn toml_matcher_on_an_event_without_matcher_field_is_not_an_error() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = \"UserPromptSubmit\"\nmatcher = \"[\"\ncommand = \"touch ran\"\n")
+        .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}));
+    assert_eq!(t.run().code, 0);
+    assert!(t.path().join("ran").exists());
+}

@@ -114,3 +114,18 @@ fn precompact_prints_the_hooks_text() {
     assert_eq!(out.code, 0);
     assert_eq!(out.stdout, "keep the API notes\n\nand the todo list");
 }
+
+#[test]
+fn notification_ignores_answers_but_passes_terminal_sequences() {
+    let t = HookTest::new()
+        .json(settings(
+            "Notification",
+            "permission_prompt",
+            json!([cmd("touch n1; echo x >&2; exit 2"), cmd("printf '{\"decision\":\"block\",\"terminalSequence\":\"\\\\u0007\"}'")]),
+        ))
+        .event(json!({"hook_event_name": "Notification", "message": "m", "notification_type": "permission_prompt"}));
+    let out = t.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(t.path().join("n1").exists());
+    assert_eq!(out.json(), json!({"terminalSequence": "\u{7}"}));
+}
