@@ -77,6 +77,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
     };
     let mut ctx = Ctx {
         path,
+        text,
         options,
         plugin_root,
         policy: layer.policy,
@@ -87,14 +88,16 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
     for (event, groups) in hooks {
         if crate::events::info(event).is_none() {
             ctx.notices.push(format!(
-                "{file}: unknown event `hooks.{event}` dropped (Claude Code drops it too)"
+                "{}: unknown event `hooks.{event}` dropped (Claude Code drops it too)",
+                ctx.at(&format!("hooks.{event}"))
             ));
             continue;
         }
-        if let Err(problem) = ctx.load_event(event, groups) {
+        if let Err((key, problem)) = ctx.load_event(event, groups) {
             // A bad entry under a guard event: Claude Code ignores the file.
             layer.notices.push(format!(
-                "{file}: {problem}; an invalid entry under `{event}` makes Claude Code ignore this whole file, so hookrun ignores it too"
+                "{}: {problem}; an invalid entry under `{event}` makes Claude Code ignore this whole file, so hookrun ignores it too",
+                ctx.at(&key)
             ));
             layer.notices.extend(ctx.notices);
             layer.warnings.extend(ctx.warnings);
@@ -110,6 +113,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
 
 struct Ctx<'a> {
     path: &'a Path,
+    text: &'a str,
     options: LoadOptions,
     plugin_root: Option<PathBuf>,
     policy: bool,
@@ -121,21 +125,18 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     /// Loads one event's groups. `Err` only for a bad entry under a guard
     /// event; under other events bad entries are dropped with a notice.
-    fn load_event(&mut self, event: &str, groups: &Value) -> Result<(), String> {
+    fn load_event(&mut self, event: &str, groups: &Value) -> Result<(), (String, String)> {
         let guard = GUARD_EVENTS.contains(&event);
         let Value::Array(groups) = groups else {
-            let problem = format!(
-                "`hooks.{event}` is {}, not a list of matcher groups",
-                kind_of(groups)
-            );
-            return self.drop_or_fail(guard, problem);
+            let why = format!("is {}, not a list of matcher groups", kind_of(groups));
+            return self.drop_or_fail(guard, &format!("hooks.{event}"), &why);
         };
         for (gi, group) in groups.iter().enumerate() {
             let key = format!("hooks.{event}[{gi}]");
             let (matcher, handlers) = match parse_group(group) {
                 Ok(g) => g,
                 Err(why) => {
-                    self.drop_or_fail(guard, format!("`{key}` {why}"))?;
+                    self.drop_or_fail(guard, &key, &why)?;
                     continue;
                 }
             };
@@ -143,22 +144,34 @@ impl Ctx<'_> {
                 let hkey = format!("{key}.hooks[{hi}]");
                 match self.parse_handler(event, matcher, handler, &hkey) {
                     Ok(hook) => self.hooks.push(hook),
-                    Err(why) => self.drop_or_fail(guard, format!("`{hkey}` {why}"))?,
+                    Err(why) => self.drop_or_fail(guard, &hkey, &why)?,
                 }
             }
         }
         Ok(())
     }
 
-    fn drop_or_fail(&mut self, guard: bool, problem: String) -> Result<(), String> {
+    fn drop_or_fail(&mut self, guard: bool, key: &str, why: &str) -> Result<(), (String, String)> {
+        let problem = format!("`{key}` {why}");
         if guard {
-            return Err(problem);
+            return Err((key.to_owned(), problem));
         }
         self.notices.push(format!(
             "{}: {problem}; entry dropped (Claude Code drops it too)",
-            self.path.display()
+            self.at(key)
         ));
         Ok(())
+    }
+
+    /// `file:line:column` of an entry, or just the file when it cannot be found.
+    fn at(&self, key: &str) -> String {
+        match super::json_locate::locate(self.text, key) {
+            Some(offset) => {
+                let (line, column) = crate::error::line_col(self.text, offset);
+                format!("{}:{line}:{column}", self.path.display())
+            }
+            None => self.path.display().to_string(),
+        }
     }
 
     fn parse_handler(
@@ -191,14 +204,14 @@ impl Ctx<'_> {
                 if looks_like_millis(secs) {
                     self.warnings.push(format!(
                         "{}: `{key}.timeout` is {n} seconds; that looks like milliseconds (Claude Code counts seconds)",
-                        self.path.display()
+                        self.at(&format!("{key}.timeout"))
                     ));
                 }
                 Some(t)
             }
             Some(other) => {
                 return Err(format!(
-                    "has `timeout` {}, not a number of seconds",
+                    "has a `timeout` that is {}, not a number of seconds",
                     kind_of(other)
                 ));
             }

@@ -9,6 +9,7 @@
 mod claude;
 pub(crate) use claude::kind_of;
 mod discover;
+mod json_locate;
 mod toml_file;
 
 use std::path::{Path, PathBuf};

@@ -165,3 +165,17 @@ fn toml_matcher_on_an_event_without_matcher_field_is_not_an_error() {
     assert_eq!(t.run().code, 0);
     assert!(t.path().join("ran").exists());
 }
+
+#[test]
+fn claude_json_drops_name_line_and_column() {
+    let text = "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"true\", \"timeout\": 0}]}\n    ]\n  }\n}\n";
+    let out = HookTest::new()
+        .raw_config("settings.json", text)
+        .event(json!({"hook_event_name": "SessionStart", "source": "startup"}))
+        .run();
+    assert!(
+        out.system_message()
+            .contains("settings.json:4:18: `hooks.SessionStart[0].hooks[0]`"),
+        "{out:?}"
+    );
+}
