@@ -25,6 +25,7 @@ pub mod event;
 pub mod events;
 pub mod exec;
 pub mod if_rule;
+pub mod launch;
 pub mod matcher;
 pub mod output;
 pub mod report;

@@ -1,17 +1,17 @@
 //! `hookrun run`: config → event → select → exec → answer → decision → output.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::answer::{self, Answer, Failure};
 use crate::cli::RunArgs;
-use crate::config::{self, Action, Config, Discovery, FailMode, Hook, LoadOptions};
+use crate::config::{self, Config, Discovery, FailMode, Hook, LoadOptions};
 use crate::decision::{self, Input};
 use crate::error::Error;
 use crate::event::{self, Event};
-use crate::events::{self, Family};
-use crate::exec::{self, ExecLimits, ExecSpec, HookRun, LiveGroups, Program, RunStatus};
+use crate::events::Family;
+use crate::exec::{self, ExecLimits, ExecSpec, HookRun, LiveGroups, RunStatus};
+use crate::launch::{DEPTH_VAR, hook_cwd, spec_for, timeout_of};
 use crate::output;
 use crate::report::{self, Ran};
 use crate::select::{self, Plan};
@@ -19,7 +19,6 @@ use crate::select::{self, Plan};
 /// Nesting depth past which `run` refuses to start: a config that runs
 /// `hookrun run` on itself would otherwise fork without end.
 const MAX_DEPTH: u32 = 8;
-const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
 
 /// Runs one event and returns the exit code. Never panics on bad input:
 /// every problem becomes a message and an exit code.
@@ -350,70 +349,4 @@ fn run_notices(hook: &Hook, run: &HookRun, config: &Config) -> Vec<String> {
         }
     }
     notices
-}
-
-fn timeout_of(hook: &Hook, event: &Event) -> Duration {
-    if let Some(t) = hook.timeout {
-        return t;
-    }
-    if event.name == "SessionEnd"
-        && let Some(ms) = std::env::var("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-    {
-        return Duration::from_millis(ms.max(1));
-    }
-    events::default_timeout(&event.name)
-}
-
-/// The hook's working directory: the event's `cwd` when it exists, else
-/// hookrun's own.
-fn hook_cwd(event: &Event) -> PathBuf {
-    let cwd = PathBuf::from(event.str_field("cwd"));
-    if !cwd.as_os_str().is_empty() && cwd.is_dir() {
-        return cwd;
-    }
-    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
-}
-
-fn spec_for(
-    hook: &Hook,
-    event: &Event,
-    cwd: &std::path::Path,
-    project_dir: &str,
-    depth: u32,
-) -> Option<ExecSpec> {
-    let Action::Command { command, args } = &hook.action else {
-        return None;
-    };
-    let plugin_root = hook
-        .origin
-        .plugin_root
-        .as_ref()
-        .map(|p| p.display().to_string());
-    let substitute = |s: &str| {
-        let mut s = s.replace("${CLAUDE_PROJECT_DIR}", project_dir);
-        if let Some(root) = &plugin_root {
-            s = s.replace("${CLAUDE_PLUGIN_ROOT}", root);
-        }
-        s
-    };
-    let program = match args {
-        None => Program::Shell(command.clone()),
-        Some(args) => Program::Exec {
-            program: substitute(command),
-            args: args.iter().map(|a| substitute(a)).collect(),
-        },
-    };
-    let mut env = vec![
-        ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
-        (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
-    ];
-    env.extend(hook.env.iter().cloned());
-    Some(ExecSpec {
-        program,
-        cwd: cwd.to_owned(),
-        env,
-        timeout: timeout_of(hook, event),
-    })
 }

@@ -1,0 +1,72 @@
+//! What a failing hook means: under `fail_mode = "closed"` a block, under
+//! `"open"` a notice that names the hook and the kind of failure.
+
+use super::{Input, Merger};
+use crate::answer::{Failure, js_trim};
+use crate::config::FailMode;
+
+/// Whether a failing hook blocks: `fail_mode = "closed"`, except where it
+/// came from Claude Code's `onFailure`, which Claude Code ignores on these.
+pub(super) fn closed(input: &Input<'_>, event: &str, from_on_failure: bool) -> bool {
+    input.fail_mode == FailMode::Closed
+        && !(from_on_failure
+            && matches!(
+                event,
+                "Stop" | "SubagentStop" | "TaskCompleted" | "TeammateIdle"
+            ))
+}
+
+impl Merger<'_> {
+    pub(super) fn failure_notice(&mut self, input: &Input<'_>, failure: &Failure) {
+        let a = input.answer;
+        // Claude Code's own text where it has one (non-blocking status code,
+        // JSON problems); hookrun's, naming the failure kind, elsewhere.
+        let text = match failure {
+            Failure::TimedOut { .. } => {
+                format!(
+                    "hook `{}` {}; its answer was discarded",
+                    input.name,
+                    failure.describe()
+                )
+            }
+            Failure::ExitCode { .. }
+            | Failure::InvalidJson { .. }
+            | Failure::WrongEventName { .. } => {
+                let notice = a.notice.clone().unwrap_or_else(|| failure.describe());
+                format!(
+                    "{} hook error: `{}` {}: {notice}",
+                    self.event,
+                    input.name,
+                    failure.describe()
+                )
+            }
+            _ => {
+                let err = js_trim(&a.stderr);
+                let mut text = format!(
+                    "{} hook error: `{}` {}",
+                    self.event,
+                    input.name,
+                    failure.describe()
+                );
+                if !err.is_empty() {
+                    text.push_str(": ");
+                    text.push_str(err.lines().next().unwrap_or(err));
+                }
+                text
+            }
+        };
+        // A hook that printed valid JSON on a non-0/2 exit is honoured and
+        // not shown as an error by Claude Code; keep it out of the notices.
+        if a.json.is_some() && matches!(failure, Failure::ExitCode { .. }) {
+            self.d.diagnostics.push(text);
+        } else if self.event == "SessionEnd" {
+            self.d.diagnostics.push(format!(
+                "SessionEnd hook [{}] failed: {}",
+                input.label,
+                failure.describe()
+            ));
+        } else {
+            self.d.system_messages.push(text);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! How a selected hook becomes something to run: shell or exec form,
+//! placeholders, environment, working directory and timeout (spec 4.3, 4.4).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::config::{Action, Hook};
+use crate::event::Event;
+use crate::events;
+use crate::exec::{ExecSpec, Program};
+
+/// Set for every hook: how deeply `hookrun run` is nested.
+pub const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
+pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
+    if let Some(t) = hook.timeout {
+        return t;
+    }
+    if event.name == "SessionEnd"
+        && let Some(ms) = std::env::var("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+    {
+        return Duration::from_millis(ms.max(1));
+    }
+    events::default_timeout(&event.name)
+}
+
+/// The hook's working directory: the event's `cwd` when it exists, else
+/// hookrun's own.
+pub fn hook_cwd(event: &Event) -> PathBuf {
+    let cwd = PathBuf::from(event.str_field("cwd"));
+    if !cwd.as_os_str().is_empty() && cwd.is_dir() {
+        return cwd;
+    }
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+pub fn spec_for(
+    hook: &Hook,
+    event: &Event,
+    cwd: &Path,
+    project_dir: &str,
+    depth: u32,
+) -> Option<ExecSpec> {
+    let Action::Command { command, args } = &hook.action else {
+        return None;
+    };
+    let plugin_root = hook
+        .origin
+        .plugin_root
+        .as_ref()
+        .map(|p| p.display().to_string());
+    let substitute = |s: &str| {
+        let mut s = s.replace("${CLAUDE_PROJECT_DIR}", project_dir);
+        if let Some(root) = &plugin_root {
+            s = s.replace("${CLAUDE_PLUGIN_ROOT}", root);
+        }
+        s
+    };
+    let program = match args {
+        None => Program::Shell(command.clone()),
+        Some(args) => Program::Exec {
+            program: substitute(command),
+            args: args.iter().map(|a| substitute(a)).collect(),
+        },
+    };
+    let mut env = vec![
+        ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
+        (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
+    ];
+    env.extend(hook.env.iter().cloned());
+    Some(ExecSpec {
+        program,
+        cwd: cwd.to_owned(),
+        env,
+        timeout: timeout_of(hook, event),
+    })
+}
