@@ -45,11 +45,13 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("invalid config {at}{}: {message}", key.as_ref().map(|k| format!(" at `{k}`")).unwrap_or_default())]
+    #[error("invalid config {at}{}: {message}{}", key.as_ref().map(|k| format!(" at `{k}`")).unwrap_or_default(), fix.as_ref().map(|f| format!("; {f}")).unwrap_or_default())]
     Config {
+        code: crate::config::Code,
         at: Location,
         key: Option<String>,
         message: String,
+        fix: Option<String>,
     },
     #[error("invalid event on stdin: {0}")]
     Event(String),

@@ -212,6 +212,12 @@ pub fn info(name: &str) -> Option<&'static EventInfo> {
     EVENTS.iter().find(|e| e.name == name)
 }
 
+/// The known event nearest to a misspelt name.
+#[must_use]
+pub fn nearest(name: &str) -> Option<&'static str> {
+    crate::suggest::nearest(name, EVENTS.iter().map(|e| e.name))
+}
+
 /// Maps pydantic-deep's snake_case tool-event names to Claude Code's, so a
 /// config may name events either way (`pre_tool_use` = `PreToolUse`).
 #[must_use]

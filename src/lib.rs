@@ -31,6 +31,7 @@ pub mod output;
 pub mod report;
 pub mod schema;
 pub mod select;
+pub mod suggest;
 
 use std::process::ExitCode;
 

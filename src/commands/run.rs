@@ -72,7 +72,9 @@ fn load_config(args: &RunArgs) -> Result<Config, Error> {
         config.hooks.retain(|h| !is_self_registration(h));
     }
     if paths.is_empty() {
-        config.warnings.push("no config found (no --config, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings); nothing to run".into());
+        output::diagnostic(
+            "warning: no config found (no --config, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings); nothing to run",
+        );
     }
     if let Some(v) = args.max_event_bytes {
         config.limits.max_event_bytes = v;
@@ -167,7 +169,7 @@ fn run_event(
     let family = event.info.map_or(Family::Generic, |i| i.family);
     let decision = decision::merge(&event.name, family, &event.fields, &inputs, &on_failure);
 
-    let mut notices = config.notices.clone();
+    let mut notices: Vec<String> = config.notices.iter().map(ToString::to_string).collect();
     notices.extend(plan.notices.iter().cloned());
     for (sel, run) in sync.iter().zip(&runs) {
         let hook = &config.hooks[sel.hook];

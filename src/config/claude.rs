@@ -9,41 +9,45 @@
 //!   PreSkillShellCommand) makes Claude Code ignore the whole file.
 //!
 //! Unlike Claude Code, nothing is dropped silently: every drop becomes a
-//! notice that reaches the user (`systemMessage`) and stderr.
+//! coded diagnostic, which `run` shows the user (`systemMessage`, stderr)
+//! and `check` reports as an error.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::diagnostic::{Code, Diagnostic};
 use super::{
     Action, FailMode, Hook, Layer, LoadOptions, Origin, dedup_key, looks_like_millis,
     timeout_from_secs,
 };
-use crate::error::{Error, Location};
+use crate::error::{Error, Location, line_col};
 use crate::matcher::Matcher;
 
 /// Events where one invalid entry invalidates the whole settings file.
-const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
+pub const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
 
 /// Handler types Claude Code knows; all but `command` are skipped by hookrun.
 const OTHER_TYPES: &[&str] = &["prompt", "agent", "http", "mcp_tool"];
 
+/// A problem with one entry: its code and what is wrong.
+type Problem = (Code, String);
+
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
     let root: Value = serde_json::from_str(text).map_err(|e| Error::Config {
+        code: Code::Syntax,
         at: Location {
             path: path.to_owned(),
             line: Some(e.line()),
             column: Some(e.column()),
         },
         key: None,
-        message: format!("not valid JSON: {e}"),
+        message: format!("not valid JSON: {}", strip_position(&e)),
+        fix: None,
     })?;
-    let mut layer = Layer {
-        policy: is_policy_file(path),
-        ..Layer::default()
-    };
     let Value::Object(root) = root else {
         return Err(Error::Config {
+            code: Code::WrongShape,
             at: Location {
                 path: path.to_owned(),
                 line: None,
@@ -51,64 +55,81 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             },
             key: None,
             message: format!("expected a JSON object, found {}", kind_of(&root)),
+            fix: None,
         });
-    };
-    let file = path.display();
-    match root.get("disableAllHooks") {
-        None => {}
-        Some(Value::Bool(b)) => layer.disable_all = Some(*b),
-        Some(other) => layer.notices.push(format!(
-            "{file}: `disableAllHooks` is {}, not a boolean; ignored",
-            kind_of(other)
-        )),
-    }
-    let plugin_root = plugin_root_of(path);
-    let hooks = match root.get("hooks") {
-        None | Some(Value::Null) => return Ok(layer),
-        Some(Value::Object(h)) => h,
-        Some(other) => {
-            layer.notices.push(format!(
-                "{file}: `hooks` is {}, not an object keyed by event name; Claude Code ignores this file, so hookrun does too",
-                kind_of(other)
-            ));
-            layer.disable_all = None;
-            return Ok(layer);
-        }
     };
     let mut ctx = Ctx {
         path,
         text,
         options,
-        plugin_root,
-        policy: layer.policy,
+        plugin_root: plugin_root_of(path),
+        policy: is_policy_file(path),
         hooks: Vec::new(),
         notices: Vec::new(),
         warnings: Vec::new(),
+        guard_problem: None,
     };
-    for (event, groups) in hooks {
-        if crate::events::info(event).is_none() {
-            ctx.notices.push(format!(
-                "{}: unknown event `hooks.{event}` dropped (Claude Code drops it too)",
-                ctx.at(&format!("hooks.{event}"))
-            ));
-            continue;
-        }
-        if let Err((key, problem)) = ctx.load_event(event, groups) {
-            // A bad entry under a guard event: Claude Code ignores the file.
-            layer.notices.push(format!(
-                "{}: {problem}; an invalid entry under `{event}` makes Claude Code ignore this whole file, so hookrun ignores it too",
-                ctx.at(&key)
-            ));
-            layer.notices.extend(ctx.notices);
-            layer.warnings.extend(ctx.warnings);
-            layer.disable_all = None;
-            return Ok(layer);
+    let mut layer = Layer {
+        policy: ctx.policy,
+        ..Layer::default()
+    };
+    match root.get("disableAllHooks") {
+        None => {}
+        Some(Value::Bool(b)) => layer.disable_all = Some(*b),
+        Some(other) => {
+            let d = ctx.diag(
+                Code::NotBoolean,
+                "disableAllHooks",
+                format!("is {}, not a boolean; ignored", kind_of(other)),
+            );
+            ctx.notices.push(d.fix("write `true` or `false`"));
         }
     }
+    match root.get("hooks") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(hooks)) => {
+            for (event, groups) in hooks {
+                ctx.load_event(event, groups);
+            }
+        }
+        Some(other) => {
+            let d = ctx.diag(
+                Code::WrongShape,
+                "hooks",
+                format!("is {}, not an object keyed by event name; Claude Code ignores this file, so hookrun does too", kind_of(other)),
+            );
+            ctx.notices.push(d.fix(
+                "write `\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [...]}]}`",
+            ));
+            ctx.guard_problem.get_or_insert_with(|| "hooks".to_owned());
+        }
+    }
+    if let Some(key) = ctx.guard_problem.take() {
+        // Claude Code ignores the whole file: its hooks and its switches.
+        if key != "hooks" {
+            let d = ctx.diag(
+                Code::GuardFileIgnored,
+                &key,
+                "is invalid, and an invalid entry under a guard event (PreToolUse, PermissionRequest) makes Claude Code ignore this whole file, so hookrun ignores it too",
+            );
+            ctx.notices.push(
+                d.fix("fix the entry: until then no hook and no setting of this file applies"),
+            );
+        }
+        ctx.hooks.clear();
+        layer.disable_all = None;
+    }
     layer.hooks = ctx.hooks;
-    layer.notices.extend(ctx.notices);
-    layer.warnings.extend(ctx.warnings);
+    layer.notices = ctx.notices;
+    layer.warnings = ctx.warnings;
     Ok(layer)
+}
+
+/// serde_json's message without its trailing " at line L column C".
+fn strip_position(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    full.strip_suffix(&suffix).unwrap_or(&full).to_owned()
 }
 
 struct Ctx<'a> {
@@ -118,59 +139,80 @@ struct Ctx<'a> {
     plugin_root: Option<PathBuf>,
     policy: bool,
     hooks: Vec<Hook>,
-    notices: Vec<String>,
-    warnings: Vec<String>,
+    notices: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
+    /// The first invalid entry under a guard event: the file is ignored.
+    guard_problem: Option<String>,
 }
 
 impl Ctx<'_> {
-    /// Loads one event's groups. `Err` only for a bad entry under a guard
-    /// event; under other events bad entries are dropped with a notice.
-    fn load_event(&mut self, event: &str, groups: &Value) -> Result<(), (String, String)> {
+    /// A diagnostic for the entry at `key`, with its line and column.
+    fn diag(&self, code: Code, key: &str, message: impl Into<String>) -> Diagnostic {
+        let at = super::json_locate::locate(self.text, key).map(|o| line_col(self.text, o));
+        Diagnostic::new(code, self.path, message).at(at).key(key)
+    }
+
+    fn load_event(&mut self, event: &str, groups: &Value) {
+        let key = format!("hooks.{event}");
+        if crate::events::info(event).is_none() {
+            let mut d = self.diag(
+                Code::UnknownEvent,
+                &key,
+                format!("unknown event `{event}`; Claude Code drops it, so hookrun does too"),
+            );
+            if let Some(near) = crate::events::nearest(event) {
+                d = d.fix(format!("did you mean `{near}`?"));
+            }
+            self.notices.push(d);
+            return;
+        }
         let guard = GUARD_EVENTS.contains(&event);
         let Value::Array(groups) = groups else {
             let why = format!("is {}, not a list of matcher groups", kind_of(groups));
-            return self.drop_or_fail(guard, &format!("hooks.{event}"), &why);
+            self.drop_entry(guard, &key, (Code::WrongShape, why));
+            return;
         };
         for (gi, group) in groups.iter().enumerate() {
-            let key = format!("hooks.{event}[{gi}]");
+            let gkey = format!("{key}[{gi}]");
             let (matcher, handlers) = match parse_group(group) {
                 Ok(g) => g,
-                Err(why) => {
-                    self.drop_or_fail(guard, &key, &why)?;
+                Err(problem) => {
+                    self.drop_entry(guard, &gkey, problem);
                     continue;
                 }
             };
             for (hi, handler) in handlers.iter().enumerate() {
-                let hkey = format!("{key}.hooks[{hi}]");
+                let hkey = format!("{gkey}.hooks[{hi}]");
                 match self.parse_handler(event, matcher, handler, &hkey) {
                     Ok(hook) => self.hooks.push(hook),
-                    Err(why) => self.drop_or_fail(guard, &hkey, &why)?,
+                    Err(problem) => self.drop_entry(guard, &hkey, problem),
                 }
             }
         }
-        Ok(())
     }
 
-    fn drop_or_fail(&mut self, guard: bool, key: &str, why: &str) -> Result<(), (String, String)> {
-        let problem = format!("`{key}` {why}");
-        if guard {
-            return Err((key.to_owned(), problem));
-        }
-        self.notices.push(format!(
-            "{}: {problem}; entry dropped (Claude Code drops it too)",
-            self.at(key)
-        ));
-        Ok(())
-    }
-
-    /// `file:line:column` of an entry, or just the file when it cannot be found.
-    fn at(&self, key: &str) -> String {
-        match super::json_locate::locate(self.text, key) {
-            Some(offset) => {
-                let (line, column) = crate::error::line_col(self.text, offset);
-                format!("{}:{line}:{column}", self.path.display())
+    /// Records an invalid entry: dropped under an ordinary event, the whole
+    /// file ignored under a guard event.
+    fn drop_entry(&mut self, guard: bool, key: &str, (code, why): Problem) {
+        let consequence = if guard {
+            ""
+        } else {
+            "; entry dropped (Claude Code drops it too)"
+        };
+        let d = self.diag(code, key, format!("{why}{consequence}"));
+        let d = match code {
+            Code::BadTimeout => {
+                d.fix("`timeout` is a positive number of seconds, e.g. `\"timeout\": 30`")
             }
-            None => self.path.display().to_string(),
+            Code::MissingCommand => d.fix("add `\"command\": \"...\"`"),
+            Code::UnknownHandlerType => {
+                d.fix("`type` is one of \"command\", \"prompt\", \"agent\", \"http\", \"mcp_tool\"")
+            }
+            _ => d,
+        };
+        self.notices.push(d);
+        if guard {
+            self.guard_problem.get_or_insert_with(|| key.to_owned());
         }
     }
 
@@ -180,39 +222,49 @@ impl Ctx<'_> {
         matcher: Option<&str>,
         handler: &Value,
         key: &str,
-    ) -> Result<Hook, String> {
+    ) -> Result<Hook, Problem> {
         let Value::Object(h) = handler else {
-            return Err(format!("is {}, not a handler object", kind_of(handler)));
+            return Err((
+                Code::WrongShape,
+                format!("is {}, not a handler object", kind_of(handler)),
+            ));
         };
         let kind = match h.get("type") {
             Some(Value::String(t)) => t.as_str(),
-            Some(other) => {
-                return Err(format!(
-                    "has a `type` that is {}, not a string",
-                    kind_of(other)
-                ));
-            }
-            None => return Err("has no `type`".to_owned()),
+            Some(other) => return Err(wrong_type("type", other, "a string")),
+            None => return Err((Code::UnknownHandlerType, "has no `type`".to_owned())),
         };
         let timeout = match h.get("timeout") {
             None => None,
             Some(Value::Number(n)) => {
                 let secs = n.as_f64().unwrap_or(0.0);
                 let t = timeout_from_secs(secs).ok_or_else(|| {
-                    format!("has `timeout` {n}, which is not a positive number of seconds")
+                    (
+                        Code::BadTimeout,
+                        format!("has `timeout` {n}, which is not a positive number of seconds"),
+                    )
                 })?;
                 if looks_like_millis(secs) {
-                    self.warnings.push(format!(
-                        "{}: `{key}.timeout` is {n} seconds; that looks like milliseconds (Claude Code counts seconds)",
-                        self.at(&format!("{key}.timeout"))
-                    ));
+                    let d = self.diag(
+                        Code::MillisTimeout,
+                        &format!("{key}.timeout"),
+                        format!("is {n} seconds; that looks like milliseconds (Claude Code counts seconds)"),
+                    );
+                    self.warnings.push(d.fix(format!(
+                        "write `{}` for {} seconds",
+                        secs / 1000.0,
+                        secs / 1000.0
+                    )));
                 }
                 Some(t)
             }
             Some(other) => {
-                return Err(format!(
-                    "has a `timeout` that is {}, not a number of seconds",
-                    kind_of(other)
+                return Err((
+                    Code::BadTimeout,
+                    format!(
+                        "has a `timeout` that is {}, not a number of seconds",
+                        kind_of(other)
+                    ),
                 ));
             }
         };
@@ -222,8 +274,9 @@ impl Ctx<'_> {
             None | Some("continue") => None,
             Some("block") => Some(FailMode::Closed),
             Some(other) => {
-                return Err(format!(
-                    "has `onFailure` \"{other}\", expected \"continue\" or \"block\""
+                return Err((
+                    Code::WrongType,
+                    format!("has `onFailure` \"{other}\", expected \"continue\" or \"block\""),
                 ));
             }
         };
@@ -233,14 +286,16 @@ impl Ctx<'_> {
             "command" => {
                 let command = match h.get("command") {
                     Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-                    Some(Value::String(_)) => return Err("has an empty `command`".to_owned()),
-                    Some(other) => {
-                        return Err(format!(
-                            "has a `command` that is {}, not a string",
-                            kind_of(other)
+                    Some(Value::String(_)) => {
+                        return Err((Code::MissingCommand, "has an empty `command`".to_owned()));
+                    }
+                    Some(other) => return Err(wrong_type("command", other, "a string")),
+                    None => {
+                        return Err((
+                            Code::MissingCommand,
+                            "is a command handler without `command`".to_owned(),
                         ));
                     }
-                    None => return Err("is a command handler without `command`".to_owned()),
                 };
                 let args = match h.get("args") {
                     None => None,
@@ -248,14 +303,14 @@ impl Ctx<'_> {
                         a.iter()
                             .map(|v| v.as_str().map(str::to_owned))
                             .collect::<Option<Vec<_>>>()
-                            .ok_or_else(|| "has `args` that are not all strings".to_owned())?,
+                            .ok_or_else(|| {
+                                (
+                                    Code::WrongType,
+                                    "has `args` that are not all strings".to_owned(),
+                                )
+                            })?,
                     ),
-                    Some(other) => {
-                        return Err(format!(
-                            "has `args` that is {}, not a list of strings",
-                            kind_of(other)
-                        ));
-                    }
+                    Some(other) => return Err(wrong_type("args", other, "a list of strings")),
                 };
                 match shell.as_deref() {
                     None | Some("bash") => (Action::Command { command, args }, String::new()),
@@ -266,8 +321,9 @@ impl Ctx<'_> {
                         command,
                     ),
                     Some(other) => {
-                        return Err(format!(
-                            "has `shell` \"{other}\", expected \"bash\" or \"powershell\""
+                        return Err((
+                            Code::WrongType,
+                            format!("has `shell` \"{other}\", expected \"bash\" or \"powershell\""),
                         ));
                     }
                 }
@@ -285,7 +341,12 @@ impl Ctx<'_> {
                     detail,
                 )
             }
-            other => return Err(format!("has unknown handler type \"{other}\"")),
+            other => {
+                return Err((
+                    Code::UnknownHandlerType,
+                    format!("has unknown handler type \"{other}\""),
+                ));
+            }
         };
         let dedup_key = dedup_key(
             &action,
@@ -300,6 +361,7 @@ impl Ctx<'_> {
             .as_ref()
             .map(|root| vec![("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string())])
             .unwrap_or_default();
+        let at = super::json_locate::locate(self.text, key).map(|o| line_col(self.text, o));
         Ok(Hook {
             name: None,
             events: vec![event.to_owned()],
@@ -314,6 +376,7 @@ impl Ctx<'_> {
             origin: Origin {
                 file: self.path.to_owned(),
                 key: key.to_owned(),
+                line_col: at,
                 plugin_root: self.plugin_root.clone(),
                 policy: self.policy,
             },
@@ -322,49 +385,54 @@ impl Ctx<'_> {
     }
 }
 
-fn parse_group(group: &Value) -> Result<(Option<&str>, &Vec<Value>), String> {
+fn wrong_type(key: &str, value: &Value, expected: &str) -> Problem {
+    (
+        Code::WrongType,
+        format!("has a `{key}` that is {}, not {expected}", kind_of(value)),
+    )
+}
+
+fn parse_group(group: &Value) -> Result<(Option<&str>, &Vec<Value>), Problem> {
     let Value::Object(g) = group else {
-        return Err(format!("is {}, not a matcher group object", kind_of(group)));
+        let hint = if group.get("type").is_some() {
+            " (a handler must sit in a group's `hooks` list)"
+        } else {
+            ""
+        };
+        return Err((
+            Code::WrongShape,
+            format!("is {}, not a matcher group object{hint}", kind_of(group)),
+        ));
     };
     let matcher = match g.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(m)) => Some(m.as_str()),
-        Some(other) => {
-            return Err(format!(
-                "has a `matcher` that is {}, not a string",
-                kind_of(other)
-            ));
-        }
+        Some(other) => return Err(wrong_type("matcher", other, "a string")),
     };
     match g.get("hooks") {
         Some(Value::Array(h)) => Ok((matcher, h)),
-        Some(other) => Err(format!(
-            "has `hooks` that is {}, not a list of handlers",
-            kind_of(other)
+        Some(other) => Err(wrong_type("hooks", other, "a list of handlers")),
+        None if g.contains_key("type") || g.contains_key("command") => Err((
+            Code::WrongShape,
+            "is a handler outside a group's `hooks` list; Claude Code expects `{\"matcher\": ..., \"hooks\": [handler]}`".to_owned(),
         )),
-        None => Err("has no `hooks` list".to_owned()),
+        None => Err((Code::WrongShape, "has no `hooks` list".to_owned())),
     }
 }
 
-fn opt_str(h: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+fn opt_str(h: &Map<String, Value>, key: &str) -> Result<Option<String>, Problem> {
     match h.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!(
-            "has `{key}` that is {}, not a string",
-            kind_of(other)
-        )),
+        Some(other) => Err(wrong_type(key, other, "a string")),
     }
 }
 
-fn opt_bool(h: &Map<String, Value>, key: &str) -> Result<bool, String> {
+fn opt_bool(h: &Map<String, Value>, key: &str) -> Result<bool, Problem> {
     match h.get(key) {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(format!(
-            "has `{key}` that is {}, not a boolean",
-            kind_of(other)
-        )),
+        Some(other) => Err(wrong_type(key, other, "a boolean")),
     }
 }
 

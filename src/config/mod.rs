@@ -7,9 +7,12 @@
 //! compiled, timeouts are durations, commands are non-empty.
 
 mod claude;
-pub(crate) use claude::kind_of;
+pub mod diagnostic;
 mod discover;
 mod json_locate;
+pub use claude::GUARD_EVENTS;
+pub(crate) use claude::kind_of;
+pub use diagnostic::{Code, Diagnostic, Severity};
 mod toml_file;
 
 use std::path::{Path, PathBuf};
@@ -51,6 +54,8 @@ pub struct Origin {
     pub file: PathBuf,
     /// The entry's path inside the file, e.g. `hooks.PreToolUse[0].hooks[1]`.
     pub key: String,
+    /// The entry's line and column, where known.
+    pub line_col: Option<(usize, usize)>,
     /// Set for hooks of a plugin's `hooks/hooks.json`.
     pub plugin_root: Option<PathBuf>,
     /// Hooks from managed (policy) settings survive a non-policy `disableAllHooks`.
@@ -143,10 +148,10 @@ pub struct Config {
     pub hooks: Vec<Hook>,
     /// Load-time problems that change what runs (dropped entries, ignored
     /// files): shown to the user in `systemMessage` and on stderr.
-    pub notices: Vec<String>,
+    pub notices: Vec<Diagnostic>,
     /// Lints that change nothing (e.g. a timeout that looks like
     /// milliseconds): stderr only.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
     pub limits: Limits,
     /// The files read, in order.
     pub files: Vec<PathBuf>,
@@ -167,8 +172,8 @@ pub struct LoadOptions {
 #[derive(Debug, Default)]
 struct Layer {
     hooks: Vec<Hook>,
-    notices: Vec<String>,
-    warnings: Vec<String>,
+    notices: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     limits: Option<toml_file::RawLimits>,
     /// `disableAllHooks`, when the file sets it.
     disable_all: Option<bool>,

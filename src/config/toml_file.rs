@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::diagnostic::{Code, Diagnostic};
 use super::{
     Action, FailMode, Hook, Layer, Limits, LoadOptions, Origin, dedup_key, looks_like_millis,
     timeout_from_secs,
@@ -82,20 +83,23 @@ struct RawHook {
 }
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
-    let err_at = |span: Option<std::ops::Range<usize>>, key: Option<String>, message: String| {
-        let (line, column) = span.map(|s| line_col(text, s.start)).unzip();
-        Error::Config {
-            at: Location {
-                path: path.to_owned(),
-                line,
-                column,
-            },
-            key,
-            message,
-        }
-    };
+    let err_at =
+        |code: Code, span: Option<std::ops::Range<usize>>, key: Option<String>, message: String| {
+            let (line, column) = span.map(|s| line_col(text, s.start)).unzip();
+            Error::Config {
+                code,
+                at: Location {
+                    path: path.to_owned(),
+                    line,
+                    column,
+                },
+                key,
+                message,
+                fix: None,
+            }
+        };
     let de = toml::Deserializer::parse(text)
-        .map_err(|e| err_at(e.span(), None, e.message().to_owned()))?;
+        .map_err(|e| err_at(Code::Syntax, e.span(), None, e.message().to_owned()))?;
     let raw: RawFile = serde_path_to_error::deserialize(de).map_err(|e| {
         // `Spanned` fields add an internal segment to the path; drop it.
         let key = e
@@ -104,7 +108,21 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             .replace(".$__serde_spanned_private_value", "");
         let inner = e.into_inner();
         let message = inner.message().replace("expected f64", "expected a number");
-        err_at(inner.span(), (key != ".").then_some(key), message)
+        let code = if message.starts_with("unknown field") {
+            Code::UnknownKey
+        } else if message.contains("missing field `command`") {
+            Code::MissingCommand
+        } else if message.starts_with("missing field") {
+            Code::WrongShape
+        } else {
+            Code::WrongType
+        };
+        let fix = unknown_field_fix(&message);
+        let mut err = err_at(code, inner.span(), (key != ".").then_some(key), message);
+        if let Error::Config { fix: f, .. } = &mut err {
+            *f = fix;
+        }
+        err
     })?;
 
     let mut layer = Layer {
@@ -114,6 +132,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
     let default_timeout = match raw.defaults.timeout {
         Some(t) => Some(timeout_from_secs(*t.get_ref()).ok_or_else(|| {
             err_at(
+                Code::BadTimeout,
                 Some(t.span()),
                 Some("defaults.timeout".into()),
                 positive_msg(*t.get_ref()),
@@ -132,6 +151,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         };
         if events.is_empty() || events.iter().any(|e| e.trim().is_empty()) {
             return Err(err_at(
+                Code::WrongType,
                 Some(h.event.span()),
                 Some(format!("{key}.event")),
                 "an event name may not be empty".into(),
@@ -143,13 +163,15 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             .collect();
         let Some(command) = h.command else {
             return Err(err_at(
-                Some(span),
+                Code::MissingCommand,
+                Some(span.clone()),
                 Some(format!("{key}.command")),
                 "missing `command` (a shell command, or the program when `args` is given)".into(),
             ));
         };
         if command.get_ref().trim().is_empty() {
             return Err(err_at(
+                Code::MissingCommand,
                 Some(command.span()),
                 Some(format!("{key}.command")),
                 "`command` may not be empty".into(),
@@ -167,6 +189,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                 for info in readers {
                     if let Some(why) = compiled.regex_error(info.names) {
                         return Err(err_at(
+                            Code::BadRegex,
                             Some(m.span()),
                             Some(format!("{key}.matcher")),
                             format!(
@@ -185,17 +208,28 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                 let secs = *t.get_ref();
                 let d = timeout_from_secs(secs).ok_or_else(|| {
                     err_at(
+                        Code::BadTimeout,
                         Some(t.span()),
                         Some(format!("{key}.timeout")),
                         positive_msg(secs),
                     )
                 })?;
                 if looks_like_millis(secs) {
-                    let (line, col) = line_col(text, t.span().start);
-                    layer.warnings.push(format!(
-                        "{}:{line}:{col}: `{key}.timeout` is {secs} seconds; that looks like milliseconds (timeouts are in seconds)",
-                        path.display()
-                    ));
+                    let d = Diagnostic::new(
+                        Code::MillisTimeout,
+                        path,
+                        format!(
+                            "is {secs} seconds; that looks like milliseconds (timeouts are in seconds)"
+                        ),
+                    );
+                    let d = d
+                        .at(Some(line_col(text, t.span().start)))
+                        .key(format!("{key}.timeout"));
+                    layer.warnings.push(d.fix(format!(
+                        "write `timeout = {}` for {} seconds",
+                        secs / 1000.0,
+                        secs / 1000.0
+                    )));
                 }
                 Some(d)
             }
@@ -221,6 +255,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             origin: Origin {
                 file: path.to_owned(),
                 key,
+                line_col: Some(line_col(text, span.start)),
                 plugin_root: None,
                 policy: false,
             },
@@ -228,6 +263,15 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         });
     }
     Ok(layer)
+}
+
+/// "did you mean `timeout`?" for serde's "unknown field `timout`, expected
+/// one of `a`, `b`".
+fn unknown_field_fix(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (field, expected) = rest.split_once('`')?;
+    let candidates: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    crate::suggest::nearest(field, candidates).map(|n| format!("did you mean `{n}`?"))
 }
 
 fn positive_msg(secs: f64) -> String {
