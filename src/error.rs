@@ -37,6 +37,30 @@ impl std::fmt::Display for Location {
     }
 }
 
+/// A config file that cannot be used: where, which key, what is wrong.
+#[derive(Debug)]
+pub struct ConfigProblem {
+    pub code: crate::config::Code,
+    pub at: Location,
+    pub key: Option<String>,
+    pub message: String,
+    pub fix: Option<String>,
+}
+
+impl std::fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.at)?;
+        if let Some(k) = &self.key {
+            write!(f, " at `{k}`")?;
+        }
+        write!(f, ": {}", self.message)?;
+        if let Some(fix) = &self.fix {
+            write!(f, "; {fix}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Everything that stops hookrun from producing a decision.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -45,14 +69,8 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("invalid config {at}{}: {message}{}", key.as_ref().map(|k| format!(" at `{k}`")).unwrap_or_default(), fix.as_ref().map(|f| format!("; {f}")).unwrap_or_default())]
-    Config {
-        code: crate::config::Code,
-        at: Location,
-        key: Option<String>,
-        message: String,
-        fix: Option<String>,
-    },
+    #[error("invalid config {0}")]
+    Config(Box<ConfigProblem>),
     #[error("invalid event on stdin: {0}")]
     Event(String),
     #[error("cannot read the event from stdin: {0}")]

@@ -21,7 +21,7 @@ use super::{
     Action, FailMode, Hook, Layer, LoadOptions, Origin, dedup_key, looks_like_millis,
     timeout_from_secs,
 };
-use crate::error::{Error, Location, line_col};
+use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::matcher::Matcher;
 
 /// Events where one invalid entry invalidates the whole settings file.
@@ -34,19 +34,21 @@ const OTHER_TYPES: &[&str] = &["prompt", "agent", "http", "mcp_tool"];
 type Problem = (Code, String);
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
-    let root: Value = serde_json::from_str(text).map_err(|e| Error::Config {
-        code: Code::Syntax,
-        at: Location {
-            path: path.to_owned(),
-            line: Some(e.line()),
-            column: Some(e.column()),
-        },
-        key: None,
-        message: format!("not valid JSON: {}", strip_position(&e)),
-        fix: None,
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        Error::Config(Box::new(ConfigProblem {
+            code: Code::Syntax,
+            at: Location {
+                path: path.to_owned(),
+                line: Some(e.line()),
+                column: Some(e.column()),
+            },
+            key: None,
+            message: format!("not valid JSON: {}", strip_position(&e)),
+            fix: None,
+        }))
     })?;
     let Value::Object(root) = root else {
-        return Err(Error::Config {
+        return Err(Error::Config(Box::new(ConfigProblem {
             code: Code::WrongShape,
             at: Location {
                 path: path.to_owned(),
@@ -56,7 +58,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             key: None,
             message: format!("expected a JSON object, found {}", kind_of(&root)),
             fix: None,
-        });
+        })));
     };
     let mut ctx = Ctx {
         path,

@@ -14,7 +14,7 @@ use super::{
     Action, FailMode, Hook, Layer, Limits, LoadOptions, Origin, dedup_key, looks_like_millis,
     timeout_from_secs,
 };
-use crate::error::{Error, Location, line_col};
+use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::matcher::Matcher;
 
 #[derive(Debug, Deserialize)]
@@ -86,7 +86,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
     let err_at =
         |code: Code, span: Option<std::ops::Range<usize>>, key: Option<String>, message: String| {
             let (line, column) = span.map(|s| line_col(text, s.start)).unzip();
-            Error::Config {
+            Error::Config(Box::new(ConfigProblem {
                 code,
                 at: Location {
                     path: path.to_owned(),
@@ -96,7 +96,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                 key,
                 message,
                 fix: None,
-            }
+            }))
         };
     let de = toml::Deserializer::parse(text)
         .map_err(|e| err_at(Code::Syntax, e.span(), None, e.message().to_owned()))?;
@@ -119,8 +119,8 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         };
         let fix = unknown_field_fix(&message);
         let mut err = err_at(code, inner.span(), (key != ".").then_some(key), message);
-        if let Error::Config { fix: f, .. } = &mut err {
-            *f = fix;
+        if let Error::Config(problem) = &mut err {
+            problem.fix = fix;
         }
         err
     })?;
