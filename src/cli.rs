@@ -24,6 +24,38 @@ pub enum Command {
     ///   hookrun run --config hooks.example.toml < examples/pre-tool-use-rm.json
     ///   hookrun run --config ~/.claude/settings.json --report - < event.json
     Run(RunArgs),
+    /// Validate and lint hook configs (TOML and Claude Code JSON).
+    ///
+    /// Errors (exit 1) are what makes a config fail or silently lose hooks;
+    /// warnings (exit 0, or 1 with --strict) are what rarely means what its
+    /// author thinks. Every finding has a stable code, a location and, where
+    /// there is one, a fix.
+    ///
+    /// Examples:
+    ///   hookrun check hooks.toml
+    ///   hookrun check --format github ~/.claude/settings.json .claude/settings.json
+    Check(CheckArgs),
+}
+
+/// Options of `hookrun check`.
+#[derive(Debug, Args, Clone)]
+pub struct CheckArgs {
+    /// Config files, layered as `run` layers them. Without any: the same
+    /// discovery as `run`.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::output::findings::FindingsFormat,
+
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Where relative hook scripts are resolved [default: $CLAUDE_PROJECT_DIR, else the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project_dir: Option<PathBuf>,
 }
 
 /// Options of `hookrun run`.

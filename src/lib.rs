@@ -26,6 +26,7 @@ pub mod events;
 pub mod exec;
 pub mod if_rule;
 pub mod launch;
+pub mod lint;
 pub mod matcher;
 pub mod output;
 pub mod report;
@@ -40,6 +41,7 @@ use std::process::ExitCode;
 pub fn run(cli: &cli::Cli) -> ExitCode {
     let code = match &cli.command {
         cli::Command::Run(args) => commands::run::execute(args),
+        cli::Command::Check(args) => commands::check::execute(args),
     };
     ExitCode::from(code)
 }

@@ -80,6 +80,22 @@ impl Matcher {
         self.regex.as_ref().err().map(String::as_str)
     }
 
+    /// The names of a name-list matcher, trimmed; `None` for match-all and
+    /// regex matchers.
+    #[must_use]
+    pub fn listed_names(&self, names: NameSet) -> Option<Vec<&str>> {
+        if is_match_all(&self.pattern) || !is_name_list(&self.pattern, names) {
+            return None;
+        }
+        Some(
+            self.pattern
+                .split(separators(names))
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect(),
+        )
+    }
+
     /// Tests the query value of an event against this matcher.
     #[must_use]
     pub fn matches(&self, names: NameSet, query: &str) -> (bool, MatchPath) {
@@ -87,13 +103,9 @@ impl Matcher {
             return (true, MatchPath::All);
         }
         if is_name_list(&self.pattern, names) {
-            let sep: &[char] = match names {
-                NameSet::Wide => &['|', ','],
-                NameSet::Narrow => &['|'],
-            };
             let hit = self
                 .pattern
-                .split(sep)
+                .split(separators(names))
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .any(|name| name_equals(name, query));
@@ -124,6 +136,13 @@ pub fn matches(
     match matcher {
         None => (true, MatchPath::All),
         Some(m) => m.matches(names, query),
+    }
+}
+
+fn separators(names: NameSet) -> &'static [char] {
+    match names {
+        NameSet::Wide => &['|', ','],
+        NameSet::Narrow => &['|'],
     }
 }
 

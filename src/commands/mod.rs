@@ -1,4 +1,5 @@
 //! One file per subcommand. Each only wires the pipeline stages together
 //! and hands the result to `output`; none has logic of its own.
 
+pub mod check;
 pub mod run;

@@ -82,7 +82,10 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             let d = ctx.diag(
                 Code::NotBoolean,
                 "disableAllHooks",
-                format!("is {}, not a boolean; ignored", kind_of(other)),
+                format!(
+                    "`disableAllHooks` is {}, not a boolean; ignored",
+                    kind_of(other)
+                ),
             );
             ctx.notices.push(d.fix("write `true` or `false`"));
         }
@@ -98,7 +101,10 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             let d = ctx.diag(
                 Code::WrongShape,
                 "hooks",
-                format!("is {}, not an object keyed by event name; Claude Code ignores this file, so hookrun does too", kind_of(other)),
+                format!(
+                    "`hooks` is {}, not an object keyed by event name; Claude Code ignores this file, so hookrun does too",
+                    kind_of(other)
+                ),
             );
             ctx.notices.push(d.fix(
                 "write `\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [...]}]}`",
@@ -112,7 +118,9 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             let d = ctx.diag(
                 Code::GuardFileIgnored,
                 &key,
-                "is invalid, and an invalid entry under a guard event (PreToolUse, PermissionRequest) makes Claude Code ignore this whole file, so hookrun ignores it too",
+                format!(
+                    "`{key}` is invalid, and one invalid entry under a guard event (PreToolUse, PermissionRequest) makes Claude Code ignore this whole file, so hookrun ignores it too"
+                ),
             );
             ctx.notices.push(
                 d.fix("fix the entry: until then no hook and no setting of this file applies"),
@@ -201,7 +209,7 @@ impl Ctx<'_> {
         } else {
             "; entry dropped (Claude Code drops it too)"
         };
-        let d = self.diag(code, key, format!("{why}{consequence}"));
+        let d = self.diag(code, key, format!("`{key}` {why}{consequence}"));
         let d = match code {
             Code::BadTimeout => {
                 d.fix("`timeout` is a positive number of seconds, e.g. `\"timeout\": 30`")
@@ -250,7 +258,7 @@ impl Ctx<'_> {
                     let d = self.diag(
                         Code::MillisTimeout,
                         &format!("{key}.timeout"),
-                        format!("is {n} seconds; that looks like milliseconds (Claude Code counts seconds)"),
+                        format!("`timeout` is {n} seconds; that looks like milliseconds (Claude Code counts seconds)"),
                     );
                     self.warnings.push(d.fix(format!(
                         "write `{}` for {} seconds",

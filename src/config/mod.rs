@@ -190,15 +190,7 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
     let mut disable_all: Option<bool> = None;
     let mut policy_disable = false;
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
-            path: path.clone(),
-            source,
-        })?;
-        let layer = if is_toml(path, &text) {
-            toml_file::load(path, &text, options)?
-        } else {
-            claude::load(path, &text, options)?
-        };
+        let layer = read_layer(path, options)?;
         if let Some(d) = layer.disable_all {
             disable_all = Some(d);
             if layer.policy {
@@ -221,6 +213,48 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
     Ok(config)
+}
+
+/// Reads and parses one file.
+fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
+        path: path.to_owned(),
+        source,
+    })?;
+    if is_toml(path, &text) {
+        toml_file::load(path, &text, options)
+    } else {
+        claude::load(path, &text, options)
+    }
+}
+
+/// Loads every file for `check`: a file that cannot be used becomes a
+/// finding instead of stopping the load, every drop and lint of the loaders
+/// is a finding, and `disableAllHooks` is not applied, so every hook is
+/// seen.
+#[must_use]
+pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<Diagnostic>) {
+    let mut config = Config::default();
+    let mut findings = Vec::new();
+    for path in paths {
+        match read_layer(path, options) {
+            Ok(layer) => {
+                config.hooks.extend(layer.hooks);
+                findings.extend(layer.notices);
+                findings.extend(layer.warnings);
+            }
+            Err(Error::Config(p)) => {
+                let mut d =
+                    Diagnostic::new(p.code, path, p.message.clone()).at(p.at.line.zip(p.at.column));
+                d.key = p.key.clone();
+                d.fix = p.fix.clone();
+                findings.push(d);
+            }
+            Err(e) => findings.push(Diagnostic::new(Code::Unreadable, path, e.to_string())),
+        }
+        config.files.push(path.clone());
+    }
+    (config, findings)
 }
 
 fn is_toml(path: &Path, text: &str) -> bool {

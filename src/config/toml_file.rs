@@ -219,7 +219,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                         Code::MillisTimeout,
                         path,
                         format!(
-                            "is {secs} seconds; that looks like milliseconds (timeouts are in seconds)"
+                            "`timeout` is {secs} seconds; that looks like milliseconds (timeouts are in seconds)"
                         ),
                     );
                     let d = d

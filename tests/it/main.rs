@@ -3,6 +3,7 @@
 mod support;
 
 mod bad_input;
+mod check;
 mod config_errors;
 mod exit_codes;
 mod json_answers;

@@ -8,6 +8,8 @@
 //! a successful hook's raw stdout to the compaction instructions: there,
 //! unless it blocks, hookrun prints the hooks' text and nothing else.
 
+pub mod findings;
+
 use std::io::Write;
 
 use serde_json::{Map, Value};
@@ -190,6 +192,20 @@ pub fn emit(rendered: &Rendered) {
     for line in &rendered.stderr {
         let _ = writeln!(err, "{line}");
     }
+}
+
+/// Writes a rendered text to stdout. A closed stdout is not worth a panic.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// Whether stdout is a terminal that wants colour (`NO_COLOR` unset).
+#[must_use]
+pub fn colour_stdout() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
 /// Writes one diagnostic line to stderr.

@@ -1,0 +1,42 @@
+//! `hookrun check`: validate configs and lint them, for people and for CI.
+
+use std::path::PathBuf;
+
+use crate::cli::CheckArgs;
+use crate::config::{self, FailMode, LoadOptions};
+use crate::output::{self, findings::Tally};
+
+/// Runs `check` and returns the exit code: 1 when there are errors (or
+/// warnings under `--strict`), else 0.
+#[must_use]
+pub fn execute(args: &CheckArgs) -> u8 {
+    let (paths, _) = config::discover(&args.paths);
+    let (loaded, mut findings) = config::load_for_check(
+        &paths,
+        LoadOptions {
+            default_fail_mode: FailMode::Open,
+        },
+    );
+    let project_dir = args
+        .project_dir
+        .clone()
+        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    findings.extend(crate::lint::lint(&loaded, &project_dir));
+    findings.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    findings.dedup();
+    let tally = Tally::of(paths.len(), &findings);
+    output::print(&output::findings::render(
+        &findings,
+        tally,
+        args.format,
+        output::colour_stdout(),
+    ));
+    if paths.is_empty() {
+        output::diagnostic(
+            "warning: no config found (no PATH, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings)",
+        );
+    }
+    u8::from(tally.errors > 0 || (args.strict && tally.warnings > 0))
+}
