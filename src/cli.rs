@@ -35,6 +35,59 @@ pub enum Command {
     ///   hookrun check hooks.toml
     ///   hookrun check --format github ~/.claude/settings.json .claude/settings.json
     Check(CheckArgs),
+    /// Show which hooks run for an event, and why; with --run, run them and
+    /// show each answer and every merge step.
+    ///
+    /// The event comes from stdin, or from flags.
+    ///
+    /// Examples:
+    ///   hookrun explain -c hooks.toml --event PreToolUse --tool Bash --input '{"command":"rm -rf /"}'
+    ///   hookrun explain -c settings.json --event SessionStart --set source=resume
+    ///   hookrun explain -c hooks.toml --run < event.json
+    Explain(ExplainArgs),
+}
+
+/// Output formats of `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplainFormat {
+    Text,
+    Json,
+}
+
+/// Options of `hookrun explain`.
+#[derive(Debug, Args, Clone)]
+pub struct ExplainArgs {
+    /// Config files, as for `run`.
+    #[arg(long = "config", short = 'c', value_name = "PATH")]
+    pub configs: Vec<PathBuf>,
+
+    /// The event name (required when the event is built from flags).
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+
+    /// The tool name (`tool_name`) of a tool event.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+
+    /// The tool input (`tool_input`), a JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub input: Option<String>,
+
+    /// Any other event field; VALUE is JSON, or else a string. Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+
+    /// Also run the hooks and show their answers and the merge.
+    #[arg(long)]
+    pub run: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ExplainFormat,
+
+    /// As for `run`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub fail_mode: Option<FailMode>,
 }
 
 /// Options of `hookrun check`.

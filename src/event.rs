@@ -124,6 +124,41 @@ pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
     })
 }
 
+/// Completes a partial event with the common fields Claude Code always
+/// sends (`session_id`, `transcript_path`, `cwd`, and `permission_mode` on
+/// the events that carry one), in Claude Code's key order; the partial
+/// event's own fields win. For `explain` and `test`.
+#[must_use]
+pub fn complete(partial: &Map<String, Value>, cwd: &str) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert(
+        "session_id".into(),
+        "00000000-0000-4000-8000-000000000000".into(),
+    );
+    out.insert(
+        "transcript_path".into(),
+        format!("{cwd}/transcript.jsonl").into(),
+    );
+    out.insert("cwd".into(), cwd.into());
+    let name = partial
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if events::info(name).is_some_and(|i| {
+        i.tool_event
+            || matches!(
+                name,
+                "Stop" | "SubagentStop" | "UserPromptSubmit" | "PostToolBatch"
+            )
+    }) {
+        out.insert("permission_mode".into(), "default".into());
+    }
+    for (k, v) in partial {
+        out.insert(k.clone(), v.clone());
+    }
+    out
+}
+
 /// Removes the insignificant whitespace of valid JSON, keeping every other
 /// byte (numbers, escapes, key order) exactly as sent.
 fn minify(json: &[u8]) -> Vec<u8> {

@@ -24,11 +24,13 @@ pub mod error;
 pub mod event;
 pub mod events;
 pub mod exec;
+pub mod explain;
 pub mod if_rule;
 pub mod launch;
 pub mod lint;
 pub mod matcher;
 pub mod output;
+pub mod pipeline;
 pub mod report;
 pub mod schema;
 pub mod select;
@@ -42,6 +44,7 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
     let code = match &cli.command {
         cli::Command::Run(args) => commands::run::execute(args),
         cli::Command::Check(args) => commands::check::execute(args),
+        cli::Command::Explain(args) => commands::explain::execute(args),
     };
     ExitCode::from(code)
 }

@@ -139,6 +139,49 @@ pub fn matches(
     }
 }
 
+/// Matches like [`matches`] and says why, in words, for `explain`.
+#[must_use]
+pub fn explain(matcher: Option<&Matcher>, names: NameSet, query: Option<&str>) -> (bool, String) {
+    let (hit, path) = matches(matcher, names, query);
+    let pattern = matcher.map_or("", Matcher::pattern);
+    let q = query.unwrap_or("");
+    let why = match path {
+        MatchPath::NoMatcherField if matcher.is_some() => {
+            format!("the event has no matcher field, so matcher `{pattern}` is ignored")
+        }
+        MatchPath::NoMatcherField => "the event has no matcher field: every hook runs".to_owned(),
+        MatchPath::All if matcher.is_none() => "no matcher: matches everything".to_owned(),
+        MatchPath::All => format!("matcher `{pattern}` matches everything"),
+        MatchPath::Names => {
+            let listed = matcher
+                .and_then(|m| m.listed_names(names))
+                .unwrap_or_default();
+            let list = listed
+                .iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let alias = if hit && !listed.contains(&q) {
+                " (through a legacy tool-name alias)"
+            } else {
+                ""
+            };
+            format!(
+                "exact names [{list}] {} \"{q}\"{alias}",
+                if hit { "include" } else { "do not include" }
+            )
+        }
+        MatchPath::Regex => format!(
+            "regex `{pattern}` {} \"{q}\" (unanchored search)",
+            if hit { "matches" } else { "does not match" }
+        ),
+        MatchPath::InvalidRegex => {
+            format!("matcher `{pattern}` is not a valid regex, so it never matches")
+        }
+    };
+    (hit, why)
+}
+
 fn separators(names: NameSet) -> &'static [char] {
     match names {
         NameSet::Wide => &['|', ','],

@@ -2,4 +2,5 @@
 //! and hands the result to `output`; none has logic of its own.
 
 pub mod check;
+pub mod explain;
 pub mod run;

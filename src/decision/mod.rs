@@ -106,6 +106,36 @@ pub struct Decision {
     pub terminal_sequence: String,
 }
 
+impl Decision {
+    /// One line saying what the decision is, for `explain` and `test`.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        match (self.permission, self.blocked, &self.request) {
+            (Some(p), _, None) => parts.push(format!("permission {}", p.as_str())),
+            (_, _, Some(r)) => parts.push(format!(
+                "decision {}",
+                r.get("behavior").and_then(Value::as_str).unwrap_or("?")
+            )),
+            (None, true, None) => parts.push("block".to_owned()),
+            (None, false, None) => parts.push("no decision".to_owned()),
+        }
+        if !self.reasons.is_empty() {
+            parts.push(format!("reason {:?}", self.reasons.join("\n")));
+        }
+        if self.updated_input.is_some() {
+            parts.push("rewrites the tool input".to_owned());
+        }
+        if !self.contexts.is_empty() {
+            parts.push(format!("{} context(s)", self.contexts.len()));
+        }
+        if self.prevent_continuation {
+            parts.push("continue: false".to_owned());
+        }
+        parts.join(", ")
+    }
+}
+
 /// Merges the answers of one event, in config order.
 #[must_use]
 pub fn merge(

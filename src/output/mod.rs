@@ -8,6 +8,7 @@
 //! a successful hook's raw stdout to the compaction instructions: there,
 //! unless it blocks, hookrun prints the hooks' text and nothing else.
 
+pub mod explain;
 pub mod findings;
 
 use std::io::Write;

@@ -6,6 +6,7 @@ mod bad_input;
 mod check;
 mod config_errors;
 mod exit_codes;
+mod explain;
 mod json_answers;
 mod merge;
 mod process;

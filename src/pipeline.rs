@@ -1,0 +1,353 @@
+//! One event through the whole pipeline, without printing: select → launch
+//! → exec → answer → decision → render. `run`, `explain --run` and `test`
+//! all go through `evaluate`, so what they show is what `run` does.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::answer::{self, Answer, Failure};
+use crate::config::{Config, Hook};
+use crate::decision::{self, Decision, Input};
+use crate::error::Error;
+use crate::event::Event;
+use crate::events::Family;
+use crate::exec::{self, ExecLimits, ExecSpec, HookRun, LiveGroups, RunStatus};
+use crate::launch::{hook_cwd, spec_for, timeout_of};
+use crate::output::{self, Rendered};
+use crate::report::{self, Ran};
+use crate::select::{self, Plan, Selected};
+
+/// Where and how hooks run, beyond the config.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// `CLAUDE_PROJECT_DIR` for the hooks.
+    pub project_dir: String,
+    /// How deeply `hookrun run` is nested (`HOOKRUN_DEPTH`).
+    pub depth: u32,
+    /// An upper bound on every hook's timeout (`test`'s per-case limit).
+    pub timeout_cap: Option<Duration>,
+}
+
+impl Context {
+    /// The context of a hookrun started by an agent: `CLAUDE_PROJECT_DIR`
+    /// kept if set, else the current directory.
+    #[must_use]
+    pub fn from_env(depth: u32) -> Self {
+        let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
+            .ok()
+            .filter(|p| !p.is_empty())
+            .or_else(|| {
+                std::env::current_dir()
+                    .ok()
+                    .map(|p| p.display().to_string())
+            })
+            .unwrap_or_default();
+        Context {
+            project_dir,
+            depth,
+            timeout_cap: None,
+        }
+    }
+}
+
+/// Everything that happened for one event.
+#[derive(Debug)]
+pub struct Evaluation {
+    pub family: Family,
+    pub plan: Plan,
+    /// The synchronous hooks, in config order, with their runs and answers.
+    pub selected: Vec<Selected>,
+    pub runs: Vec<HookRun>,
+    pub answers: Vec<Answer>,
+    /// Async hooks started: position and pid (or why they could not start).
+    pub started_async: Vec<(usize, Result<u32, String>)>,
+    pub decision: Decision,
+    pub notices: Vec<String>,
+    pub rendered: Rendered,
+}
+
+impl Evaluation {
+    /// The merge inputs of the synchronous hooks, in config order.
+    #[must_use]
+    pub fn inputs<'a>(&'a self, config: &Config) -> Vec<Input<'a>> {
+        self.selected
+            .iter()
+            .zip(&self.answers)
+            .map(|(sel, a)| {
+                let hook = &config.hooks[sel.hook];
+                Input {
+                    name: hook.display_name(),
+                    label: hook.label(),
+                    fail_mode: hook.fail_mode,
+                    answer: a,
+                }
+            })
+            .collect()
+    }
+
+    /// The `fail_mode_from_on_failure` flags matching `inputs`.
+    #[must_use]
+    pub fn on_failure_flags(&self, config: &Config) -> Vec<bool> {
+        self.selected
+            .iter()
+            .map(|s| config.hooks[s.hook].fail_mode_from_on_failure)
+            .collect()
+    }
+
+    /// The per-hook report (`run --report`, `explain --format json`).
+    #[must_use]
+    pub fn report(&self, config: &Config, event: &Event) -> serde_json::Value {
+        let mut rows: Vec<Ran<'_>> = self
+            .selected
+            .iter()
+            .enumerate()
+            .map(|(i, sel)| Ran {
+                position: sel.position,
+                hook: sel.hook,
+                run: self.runs.get(i),
+                answer: self.answers.get(i),
+                is_async: false,
+                async_pid: None,
+            })
+            .collect();
+        for (position, result) in &self.started_async {
+            let hook = self
+                .plan
+                .selected
+                .iter()
+                .find(|s| s.position == *position)
+                .map_or(*position, |s| s.hook);
+            rows.push(Ran {
+                position: *position,
+                hook,
+                run: None,
+                answer: None,
+                is_async: true,
+                async_pid: result.as_ref().ok().copied(),
+            });
+        }
+        report::build(
+            config,
+            &event.name,
+            &self.plan,
+            &rows,
+            &self.decision,
+            &self.notices,
+            self.rendered.exit_code,
+        )
+    }
+}
+
+/// Runs one event through the pipeline.
+///
+/// # Errors
+/// Only hookrun's own failures: the runtime cannot start, or hookrun was
+/// interrupted (every running hook is then killed).
+pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluation, Error> {
+    let plan = select::select(config, event);
+    let cwd = hook_cwd(event);
+    let spec = |hook: &Hook| {
+        spec_for(hook, event, &cwd, &ctx.project_dir, ctx.depth).map(|mut s| {
+            if let Some(cap) = ctx.timeout_cap {
+                s.timeout = s.timeout.min(cap);
+            }
+            s
+        })
+    };
+
+    // Async hooks start first and are never waited for.
+    let mut started_async = Vec::new();
+    let mut selected = Vec::new();
+    for sel in &plan.selected {
+        let hook = &config.hooks[sel.hook];
+        if hook.is_async && sel.not_run.is_none() {
+            if let Some(s) = spec(hook) {
+                started_async.push((sel.position, exec::spawn_async(&s, &event.bytes)));
+            }
+        } else {
+            selected.push(sel.clone());
+        }
+    }
+    let specs: Vec<Option<ExecSpec>> = selected
+        .iter()
+        .map(|sel| {
+            if sel.not_run.is_some() {
+                None
+            } else {
+                spec(&config.hooks[sel.hook])
+            }
+        })
+        .collect();
+    let runs = run_specs(&specs, event, config)?;
+
+    let answers: Vec<Answer> = selected
+        .iter()
+        .zip(&runs)
+        .map(|(sel, run)| {
+            let hook = &config.hooks[sel.hook];
+            let mut a = match &sel.not_run {
+                Some(why) => not_run_answer(why),
+                None => answer::classify(&event.name, &hook.label(), run),
+            };
+            if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
+                *seconds = timeout_of(hook, event)
+                    .min(ctx.timeout_cap.unwrap_or(Duration::MAX))
+                    .as_secs_f64();
+            }
+            a
+        })
+        .collect();
+    let family = event.info.map_or(Family::Generic, |i| i.family);
+    let mut eval = Evaluation {
+        family,
+        plan,
+        selected,
+        runs,
+        answers,
+        started_async,
+        decision: Decision::default(),
+        notices: Vec::new(),
+        rendered: Rendered {
+            stdout: String::new(),
+            stderr: Vec::new(),
+            exit_code: 0,
+        },
+    };
+    eval.decision = decision::merge(
+        &event.name,
+        family,
+        &event.fields,
+        &eval.inputs(config),
+        &eval.on_failure_flags(config),
+    );
+
+    let mut notices: Vec<String> = config.notices.iter().map(ToString::to_string).collect();
+    notices.extend(eval.plan.notices.iter().cloned());
+    for (sel, run) in eval.selected.iter().zip(&eval.runs) {
+        notices.extend(run_notices(&config.hooks[sel.hook], run, config));
+    }
+    for (position, result) in &eval.started_async {
+        if let Err(e) = result {
+            notices.push(format!(
+                "async hook `{}` could not start: {e}",
+                config.hooks[*position].display_name()
+            ));
+        }
+    }
+    eval.rendered = output::render(&event.name, family, &eval.decision, &notices);
+    eval.notices = notices;
+    Ok(eval)
+}
+
+/// Runs the sync hooks concurrently inside a small runtime that also
+/// watches for SIGINT and SIGTERM: on either, every running hook group is
+/// terminated before hookrun exits.
+fn run_specs(
+    specs: &[Option<ExecSpec>],
+    event: &Event,
+    config: &Config,
+) -> Result<Vec<HookRun>, Error> {
+    let to_run: Vec<ExecSpec> = specs.iter().flatten().cloned().collect();
+    let limits = ExecLimits {
+        max_output_bytes: config.limits.max_output_bytes,
+        leak_grace: config.limits.leak_grace,
+    };
+    let mut results = if to_run.is_empty() {
+        Vec::new()
+    } else {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Error::Runtime)?;
+        let live = LiveGroups::default();
+        let input = Arc::clone(&event.bytes);
+        let outcome = rt.block_on(async {
+            use tokio::signal::unix::{SignalKind, signal};
+            let mut term = signal(SignalKind::terminate()).ok();
+            let mut int = signal(SignalKind::interrupt()).ok();
+            tokio::select! {
+                runs = exec::run_all(to_run, input, limits, &live) => Ok(runs),
+                () = recv(&mut term) => Err(("SIGTERM", 15)),
+                () = recv(&mut int) => Err(("SIGINT", 2)),
+            }
+        });
+        match outcome {
+            Ok(runs) => runs,
+            Err((name, signal)) => {
+                live.signal_all(exec::unix::Sig::SIGTERM);
+                std::thread::sleep(Duration::from_millis(100));
+                live.signal_all(exec::unix::Sig::SIGKILL);
+                drop(rt);
+                return Err(Error::Interrupted { name, signal });
+            }
+        }
+    }
+    .into_iter();
+    Ok(specs
+        .iter()
+        .map(|spec| match spec {
+            Some(_) => results.next().unwrap_or_else(placeholder_run),
+            None => placeholder_run(),
+        })
+        .collect())
+}
+
+async fn recv(sig: &mut Option<tokio::signal::unix::Signal>) {
+    match sig {
+        Some(s) => {
+            s.recv().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+fn placeholder_run() -> HookRun {
+    HookRun {
+        status: RunStatus::SpawnFailed("not run".into()),
+        stdout: exec::Captured::default(),
+        stderr: exec::Captured::default(),
+        leaked: false,
+        duration: Duration::ZERO,
+        pid: None,
+    }
+}
+
+fn not_run_answer(why: &str) -> Answer {
+    let mut a = answer::classify("", "", &placeholder_run());
+    a.notice = Some(format!("Failed to run: {why}"));
+    a.failure = Some(Failure::NotRun {
+        message: why.to_owned(),
+    });
+    a
+}
+
+/// Notices about how a hook ran that do not change its answer.
+fn run_notices(hook: &Hook, run: &HookRun, config: &Config) -> Vec<String> {
+    let mut notices = Vec::new();
+    let name = hook.display_name();
+    if run.leaked {
+        notices.push(format!(
+            "hook `{name}` exited but a background process kept its output open; its process group was killed after {}, and the output read until then was used",
+            answer::fmt_secs(config.limits.leak_grace.as_secs_f64())
+        ));
+    }
+    for (stream, captured) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+        if captured.dropped > 0 {
+            notices.push(format!(
+                "hook `{name}` wrote {} bytes to {stream}; only the first {} were kept",
+                captured.bytes.len() as u64 + captured.dropped,
+                captured.bytes.len()
+            ));
+        }
+    }
+    notices
+}
+
+/// The directory of a path, for project-relative defaults.
+#[must_use]
+pub fn dir_of(path: &std::path::Path) -> PathBuf {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), std::path::Path::to_path_buf)
+}
