@@ -45,6 +45,39 @@ pub enum Command {
     ///   hookrun explain -c settings.json --event SessionStart --set source=resume
     ///   hookrun explain -c hooks.toml --run < event.json
     Explain(ExplainArgs),
+    /// Run policy test files (`*.test.toml`) against the real hooks.
+    ///
+    /// Each case runs hermetically (a temporary working directory, a time
+    /// limit) through the same code path as `run`, and is compared with its
+    /// expectations. Ends with `N passed, N failed`; exit 0 only when all pass.
+    ///
+    /// Examples:
+    ///   hookrun test examples/
+    ///   hookrun test --format junit hooks.test.toml > junit.xml
+    Test(TestArgs),
+}
+
+/// Output formats of `test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestFormat {
+    Text,
+    Junit,
+}
+
+/// Options of `hookrun test`.
+#[derive(Debug, Args, Clone)]
+pub struct TestArgs {
+    /// Test files, or directories searched for `*.test.toml` [default: the current directory].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Run only the cases whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+
+    /// Output format: a line per case, or JUnit XML on stdout (the summary then goes to stderr).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TestFormat,
 }
 
 /// Output formats of `explain`.

@@ -73,6 +73,11 @@ pub enum Error {
     Config(Box<ConfigProblem>),
     #[error("invalid event on stdin: {0}")]
     Event(String),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
     #[error("cannot read the event from stdin: {0}")]
     Stdin(std::io::Error),
     #[error("cannot write the report to `{}`: {source}", path.display())]

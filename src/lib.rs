@@ -35,6 +35,7 @@ pub mod report;
 pub mod schema;
 pub mod select;
 pub mod suggest;
+pub mod suite;
 
 use std::process::ExitCode;
 
@@ -45,6 +46,7 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Run(args) => commands::run::execute(args),
         cli::Command::Check(args) => commands::check::execute(args),
         cli::Command::Explain(args) => commands::explain::execute(args),
+        cli::Command::Test(args) => commands::test::execute(args),
     };
     ExitCode::from(code)
 }

@@ -4,3 +4,4 @@
 pub mod check;
 pub mod explain;
 pub mod run;
+pub mod test;

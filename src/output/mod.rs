@@ -10,6 +10,7 @@
 
 pub mod explain;
 pub mod findings;
+pub mod suite;
 
 use std::io::Write;
 

@@ -9,5 +9,6 @@ mod exit_codes;
 mod explain;
 mod json_answers;
 mod merge;
+mod policy_test;
 mod process;
 mod report;

@@ -1,0 +1,181 @@
+//! `hookrun test`: run policy test files against the real hooks, through
+//! the same pipeline as `run`, one temporary working directory per case.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::cli::{TestArgs, TestFormat};
+use crate::config::{self, FailMode, LoadOptions};
+use crate::error::Error;
+use crate::event;
+use crate::output::{self, suite::CaseResult};
+use crate::pipeline::{self, Context};
+use crate::suite::{self, Observed, Suite};
+
+/// Runs the suites; exit 0 only when every selected case passes.
+#[must_use]
+pub fn execute(args: &TestArgs) -> u8 {
+    let files = if args.paths.is_empty() {
+        find_suites(Path::new("."))
+    } else {
+        expand(&args.paths)
+    };
+    let mut results = Vec::new();
+    for file in &files {
+        match suite::load(file) {
+            Ok(s) => results.extend(run_suite(&s, args.filter.as_deref())),
+            Err(e) => results.push(CaseResult::broken(file, "(test file)", &e.to_string())),
+        }
+    }
+    let failed = results.iter().filter(|r| !r.passed).count();
+    match args.format {
+        TestFormat::Text => output::print(&output::suite::text(&results)),
+        TestFormat::Junit => {
+            output::print(&output::suite::junit(&results));
+            output::diagnostic(&output::suite::summary(&results));
+        }
+    }
+    if results.is_empty() {
+        output::diagnostic("no test case found (test files end in `.test.toml`)");
+        return 1;
+    }
+    u8::from(failed > 0)
+}
+
+fn run_suite(s: &Suite, filter: Option<&str>) -> Vec<CaseResult> {
+    let cases: Vec<_> = s
+        .cases
+        .iter()
+        .filter(|c| filter.is_none_or(|f| c.name.contains(f)))
+        .collect();
+    let config = match config::load(
+        &s.configs,
+        LoadOptions {
+            default_fail_mode: FailMode::Open,
+        },
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            return cases
+                .iter()
+                .map(|c| CaseResult::broken(&s.path, &c.name, &e.to_string()))
+                .collect();
+        }
+    };
+    cases
+        .into_iter()
+        .map(|case| {
+            let started = Instant::now();
+            let diffs = match run_case(s, &config, case) {
+                Ok(d) => d,
+                Err(e) => vec![e.to_string()],
+            };
+            CaseResult {
+                suite: s.path.clone(),
+                name: case.name.clone(),
+                passed: diffs.is_empty(),
+                diffs,
+                duration: started.elapsed(),
+            }
+        })
+        .collect()
+}
+
+fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Vec<String>, Error> {
+    let io = |what: &str| {
+        let what = what.to_owned();
+        move |source| Error::Io { what, source }
+    };
+    let dir = tempfile::tempdir().map_err(io("cannot make the case's working directory"))?;
+    let tmp = dir.path().display().to_string();
+    for (rel, content) in &case.files {
+        let path = dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(io(&format!("cannot create `{}`", parent.display())))?;
+        }
+        std::fs::write(&path, content).map_err(io(&format!("cannot write fixture `{rel}`")))?;
+    }
+    let project = s.project_dir.display().to_string();
+    let partial = suite::event_of(case, &tmp, &project);
+    let bytes = serde_json::to_vec(&event::complete(&partial, &tmp))
+        .map_err(|e| Error::Event(e.to_string()))?;
+    let ev = event::parse(&bytes, None)?;
+    let ctx = Context {
+        project_dir: project,
+        depth: 0,
+        timeout_cap: Some(s.timeout),
+    };
+    let eval = pipeline::evaluate(config, &ev, &ctx)?;
+    let mut ran: Vec<(String, String)> = eval
+        .selected
+        .iter()
+        .filter(|sel| sel.not_run.is_none())
+        .map(|sel| {
+            (
+                config.hooks[sel.hook].display_name(),
+                config.hooks[sel.hook].label(),
+            )
+        })
+        .collect();
+    ran.extend(
+        eval.started_async
+            .iter()
+            .map(|(p, _)| (config.hooks[*p].display_name(), config.hooks[*p].label())),
+    );
+    let system_message = serde_json::from_str::<serde_json::Value>(&eval.rendered.stdout)
+        .ok()
+        .and_then(|v| {
+            v.get("systemMessage")
+                .and_then(|m| m.as_str())
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    let seen = Observed {
+        family: eval.family,
+        decision: &eval.decision,
+        exit_code: eval.rendered.exit_code,
+        system_message,
+        ran,
+    };
+    Ok(suite::compare(&case.expect, &seen))
+}
+
+/// Files as given; directories expand to the `*.test.toml` files below them.
+fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .flat_map(|p| {
+            if p.is_dir() {
+                find_suites(p)
+            } else {
+                vec![p.clone()]
+            }
+        })
+        .collect()
+}
+
+/// Every `*.test.toml` below `dir`, skipping hidden directories and `target`.
+fn find_suites(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if depth < 6 && !name.starts_with('.') && name != "target" && name != "node_modules"
+                {
+                    stack.push((path, depth + 1));
+                }
+            } else if name.ends_with(".test.toml") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}

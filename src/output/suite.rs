@@ -1,0 +1,126 @@
+//! Rendering `hookrun test` results: a line per case and a closing
+//! `N passed, N failed`, or JUnit XML for CI systems.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The result of one case.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    pub suite: PathBuf,
+    pub name: String,
+    pub passed: bool,
+    /// One line per difference between expected and observed.
+    pub diffs: Vec<String>,
+    pub duration: Duration,
+}
+
+impl CaseResult {
+    /// A case that could not run at all (bad test file, bad config).
+    #[must_use]
+    pub fn broken(suite: &Path, name: &str, why: &str) -> Self {
+        CaseResult {
+            suite: suite.to_owned(),
+            name: name.to_owned(),
+            passed: false,
+            diffs: vec![why.to_owned()],
+            duration: Duration::ZERO,
+        }
+    }
+}
+
+/// `N passed, N failed`.
+#[must_use]
+pub fn summary(results: &[CaseResult]) -> String {
+    let failed = results.iter().filter(|r| !r.passed).count();
+    format!("{} passed, {failed} failed", results.len() - failed)
+}
+
+/// The text report.
+#[must_use]
+pub fn text(results: &[CaseResult]) -> String {
+    let mut out = String::new();
+    for r in results {
+        let ms = r.duration.as_secs_f64() * 1000.0;
+        let _ = writeln!(
+            out,
+            "{} {}: {} ({ms:.0} ms)",
+            if r.passed { "PASS" } else { "FAIL" },
+            r.suite.display(),
+            r.name
+        );
+        for d in &r.diffs {
+            let _ = writeln!(out, "    {d}");
+        }
+    }
+    out.push_str(&summary(results));
+    out.push('\n');
+    out
+}
+
+/// JUnit XML: one `<testsuite>` per test file.
+#[must_use]
+pub fn junit(results: &[CaseResult]) -> String {
+    let failures = results.iter().filter(|r| !r.passed).count();
+    let total: f64 = results.iter().map(|r| r.duration.as_secs_f64()).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"hookrun\" tests=\"{}\" failures=\"{failures}\" time=\"{total:.3}\">",
+        results.len()
+    );
+    let mut suites: Vec<&PathBuf> = results.iter().map(|r| &r.suite).collect();
+    suites.dedup();
+    for suite in suites {
+        let cases: Vec<&CaseResult> = results.iter().filter(|r| &r.suite == suite).collect();
+        let name = escape(&suite.display().to_string());
+        let f = cases.iter().filter(|r| !r.passed).count();
+        let t: f64 = cases.iter().map(|r| r.duration.as_secs_f64()).sum();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{f}\" time=\"{t:.3}\">",
+            cases.len()
+        );
+        for c in cases {
+            let _ = write!(
+                out,
+                "    <testcase name=\"{}\" classname=\"{name}\" time=\"{:.3}\"",
+                escape(&c.name),
+                c.duration.as_secs_f64()
+            );
+            if c.passed {
+                out.push_str("/>\n");
+            } else {
+                let first = c.diffs.first().map(String::as_str).unwrap_or("failed");
+                let _ = writeln!(
+                    out,
+                    ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
+                    escape(first),
+                    escape(&c.diffs.join("\n"))
+                );
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// XML-escapes text and attribute values; drops characters XML 1.0 forbids.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
