@@ -55,6 +55,36 @@ pub enum Command {
     ///   hookrun test examples/
     ///   hookrun test --format junit hooks.test.toml > junit.xml
     Test(TestArgs),
+    /// Convert Claude Code settings JSON to hookrun TOML, or back.
+    ///
+    /// The direction follows the input (`.json` or a leading `{` is Claude
+    /// Code JSON). What cannot be carried over is listed on stderr.
+    ///
+    /// Examples:
+    ///   hookrun convert .claude/settings.json > hookrun.toml
+    ///   hookrun convert hookrun.toml > hooks.json
+    Convert(ConvertArgs),
+    /// Print the JSON Schema of hookrun's TOML config, for editors.
+    Schema,
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
+}
+
+/// Options of `hookrun convert`.
+#[derive(Debug, Args, Clone)]
+pub struct ConvertArgs {
+    /// The file to convert.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+
+    /// Exit 1 when anything could not be carried over.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Output formats of `test`.

@@ -19,6 +19,7 @@ pub mod answer;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod convert;
 pub mod decision;
 pub mod error;
 pub mod event;
@@ -47,6 +48,10 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Check(args) => commands::check::execute(args),
         cli::Command::Explain(args) => commands::explain::execute(args),
         cli::Command::Test(args) => commands::test::execute(args),
+        cli::Command::Convert(args) => commands::convert::execute(args),
+        cli::Command::Schema => commands::meta::schema(),
+        cli::Command::Completions { shell } => commands::meta::completions(*shell),
+        cli::Command::Man => commands::meta::man(),
     };
     ExitCode::from(code)
 }

@@ -2,6 +2,8 @@
 //! and hands the result to `output`; none has logic of its own.
 
 pub mod check;
+pub mod convert;
 pub mod explain;
+pub mod meta;
 pub mod run;
 pub mod test;

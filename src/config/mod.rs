@@ -25,7 +25,15 @@ pub use discover::{Discovery, discover};
 
 /// What a failing hook (timeout, crash, bad answer) means for the decision.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize, clap::ValueEnum,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum FailMode {
@@ -213,6 +221,12 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
     Ok(config)
+}
+
+/// The JSON Schema of hookrun's TOML config.
+#[must_use]
+pub fn toml_schema() -> serde_json::Value {
+    toml_file::schema()
 }
 
 /// Reads and parses one file.

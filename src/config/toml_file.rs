@@ -17,29 +17,42 @@ use super::{
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::matcher::Matcher;
 
-#[derive(Debug, Deserialize)]
+/// A hookrun hooks config (TOML). Unknown keys are errors.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "hookrun config")]
 struct RawFile {
+    /// Defaults for every hook of this file.
     #[serde(default)]
     defaults: RawDefaults,
+    /// Resource limits.
     limits: Option<RawLimits>,
+    /// The hooks, merged in this order.
     #[serde(default)]
+    #[schemars(with = "Vec<RawHook>")]
     hooks: Vec<Spanned<RawHook>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawDefaults {
+    /// Timeout in seconds (fractions allowed) of hooks that set none; without
+    /// it each event's Claude Code default applies (600 s, UserPromptSubmit 30 s, SessionEnd 1.5 s).
+    #[schemars(with = "Option<f64>", range(min = 0.001))]
     timeout: Option<Spanned<f64>>,
+    /// What a failing hook means: "open" (reported, no decision) or "closed" (a block).
     fail_mode: Option<FailMode>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawLimits {
+    /// Largest event accepted on stdin, in bytes (default 67108864).
     max_event_bytes: Option<usize>,
+    /// Bytes of each hook's stdout and of its stderr kept (default 1048576).
     max_output_bytes: Option<usize>,
+    /// Seconds a hook's pipes get to close after it exits before its group is killed (default 0.5).
     leak_grace: Option<f64>,
 }
 
@@ -57,29 +70,51 @@ impl RawLimits {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum OneOrMany {
     One(String),
     Many(Vec<String>),
 }
 
-#[derive(Debug, Deserialize)]
+/// One hook.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawHook {
+    /// Shown in reports and failure reasons instead of the command.
     name: Option<String>,
+    /// One event name or a list: Claude Code names (PreToolUse, Stop, ...) or
+    /// pydantic-deep's (pre_tool_use, post_tool_use, post_tool_use_failure).
+    #[schemars(with = "OneOrMany")]
     event: Spanned<OneOrMany>,
+    /// Claude Code matcher: "*", "" or absent match all; names like
+    /// "Bash|Edit" match exactly; anything else is an unanchored regex.
+    #[schemars(with = "Option<String>")]
     matcher: Option<Spanned<String>>,
+    /// Run by /bin/sh -c; with `args`, the program to exec.
+    #[schemars(with = "String")]
     command: Option<Spanned<String>>,
+    /// Exec form: arguments, no shell; ${CLAUDE_PROJECT_DIR} is substituted.
     args: Option<Vec<String>>,
+    /// Timeout in seconds (fractions allowed).
+    #[schemars(with = "Option<f64>", range(min = 0.001))]
     timeout: Option<Spanned<f64>>,
+    /// "open" or "closed"; default: [defaults] fail_mode.
     fail_mode: Option<FailMode>,
+    /// Fire and forget: started, never waited for, never merged.
     #[serde(rename = "async", default)]
     is_async: bool,
+    /// Extra environment variables.
     #[serde(default)]
     env: BTreeMap<String, String>,
+    /// A Claude Code permission rule, tested on tool events: "Bash(git *)".
     #[serde(rename = "if")]
     if_rule: Option<String>,
+}
+
+/// The JSON Schema of this format.
+pub(super) fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(RawFile)).unwrap_or_default()
 }
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {

@@ -5,6 +5,7 @@ mod support;
 mod bad_input;
 mod check;
 mod config_errors;
+mod convert;
 mod exit_codes;
 mod explain;
 mod json_answers;

@@ -1,0 +1,43 @@
+//! `hookrun convert`: Claude Code settings JSON ⇄ hookrun TOML.
+
+use crate::cli::ConvertArgs;
+use crate::output;
+
+/// Converts one file to stdout; what cannot be carried over is listed on
+/// stderr (and makes `--strict` exit 1). Exit 1 for an invalid input.
+#[must_use]
+pub fn execute(args: &ConvertArgs) -> u8 {
+    let text = match std::fs::read_to_string(&args.path) {
+        Ok(t) => t,
+        Err(e) => {
+            output::error(
+                &format!("cannot read `{}`: {e}", args.path.display()),
+                false,
+            );
+            return 1;
+        }
+    };
+    let is_json =
+        args.path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
+    let result = if is_json {
+        crate::convert::claude_to_toml(&text)
+    } else {
+        crate::convert::toml_to_claude(&args.path)
+    };
+    match result {
+        Ok(c) => {
+            output::print(&c.text);
+            for w in &c.warnings {
+                output::diagnostic(&format!("warning: {w}"));
+            }
+            u8::from(args.strict && !c.warnings.is_empty())
+        }
+        Err(e) => {
+            output::error(
+                &format!("cannot convert `{}`: {e}", args.path.display()),
+                false,
+            );
+            1
+        }
+    }
+}

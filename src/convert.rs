@@ -1,0 +1,305 @@
+//! Converting between Claude Code settings JSON and hookrun TOML, pure:
+//! lossless for everything both can express, and a warning for everything
+//! that cannot be carried over (never a silent drop).
+//!
+//! | Claude Code JSON | hookrun TOML |
+//! | --- | --- |
+//! | `hooks.<Event>[i].matcher` | `event`, `matcher` |
+//! | `command`, `args`, `timeout`, `async`, `if` | the same keys |
+//! | `onFailure: "block"` | `fail_mode = "closed"` |
+//! | `statusMessage` | `name` |
+//! | `asyncRewake` | `async = true` (the rewake is lost: warned) |
+//! | `once`, `shell: "powershell"`, prompt/agent/http/mcp_tool handlers, `disableAllHooks` | not carried (warned) |
+//! | — | `env`, `[limits]` (not carried to JSON: warned) |
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// The result of a conversion: the new text and what could not be carried.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct TomlDoc {
+    hooks: Vec<TomlHook>,
+}
+
+#[derive(Debug, Serialize)]
+struct TomlHook {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    event: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matcher: Option<String>,
+    command: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout: Option<toml::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fail_mode: Option<&'static str>,
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    is_async: bool,
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    if_rule: Option<String>,
+}
+
+/// Claude Code settings JSON → hookrun TOML.
+///
+/// # Errors
+/// The text is not a JSON object.
+pub fn claude_to_toml(text: &str) -> Result<Converted, String> {
+    let root: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let root = root
+        .as_object()
+        .ok_or("a Claude Code settings file is a JSON object")?;
+    let mut warnings = Vec::new();
+    let others: Vec<&String> = root
+        .keys()
+        .filter(|k| *k != "hooks" && *k != "disableAllHooks")
+        .collect();
+    if !others.is_empty() {
+        warnings.push(format!(
+            "settings that are not hooks are not converted: {}",
+            list(others.iter().map(|k| k.as_str()))
+        ));
+    }
+    if root.contains_key("disableAllHooks") {
+        warnings.push(
+            "`disableAllHooks` has no TOML equivalent: not converted (leave out the hooks instead)"
+                .into(),
+        );
+    }
+    let mut hooks = Vec::new();
+    let empty = Map::new();
+    let events = match root.get("hooks") {
+        None => &empty,
+        Some(Value::Object(m)) => m,
+        Some(_) => return Err("`hooks` is not an object keyed by event name".into()),
+    };
+    for (event, groups) in events {
+        if crate::events::info(event).is_none() {
+            warnings.push(format!("`hooks.{event}`: not an event Claude Code knows, so it never ran there: not converted"));
+            continue;
+        }
+        for (gi, group) in groups.as_array().into_iter().flatten().enumerate() {
+            let matcher = group
+                .get("matcher")
+                .and_then(Value::as_str)
+                .filter(|m| !m.is_empty())
+                .map(str::to_owned);
+            let names = crate::events::info(event)
+                .filter(|i| i.query_field.is_some())
+                .map(|i| i.names);
+            if let (Some(m), Some(names)) = (&matcher, names) {
+                if crate::matcher::Matcher::new(m).regex_error(names).is_some() {
+                    warnings.push(format!(
+                        "`hooks.{event}[{gi}]`: matcher `{m}` is not a valid regex, so it never matches; hookrun TOML rejects it: group not converted"
+                    ));
+                    continue;
+                }
+            }
+            for (hi, h) in group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let key = format!("hooks.{event}[{gi}].hooks[{hi}]");
+                match handler_to_toml(h, event, matcher.clone(), &key, &mut warnings) {
+                    Some(hook) => hooks.push(hook),
+                    None => continue,
+                }
+            }
+        }
+    }
+    let text = toml::to_string(&TomlDoc { hooks }).map_err(|e| e.to_string())?;
+    Ok(Converted {
+        text: format!("# Converted from Claude Code settings by `hookrun convert`.\n\n{text}"),
+        warnings,
+    })
+}
+
+fn handler_to_toml(
+    h: &Value,
+    event: &str,
+    matcher: Option<String>,
+    key: &str,
+    warnings: &mut Vec<String>,
+) -> Option<TomlHook> {
+    let kind = h.get("type").and_then(Value::as_str).unwrap_or("");
+    if kind != "command" {
+        warnings.push(format!("`{key}`: a `{kind}` handler cannot be expressed in hookrun TOML (hookrun runs command hooks only): not converted"));
+        return None;
+    }
+    let Some(command) = h
+        .get("command")
+        .and_then(Value::as_str)
+        .filter(|c| !c.trim().is_empty())
+    else {
+        warnings.push(format!(
+            "`{key}`: a command handler without `command` is invalid: not converted"
+        ));
+        return None;
+    };
+    if h.get("shell").and_then(Value::as_str) == Some("powershell") {
+        warnings.push(format!("`{key}`: a `shell: \"powershell\"` handler cannot be expressed in hookrun TOML: not converted"));
+        return None;
+    }
+    if h.get("once").is_some() {
+        warnings.push(format!(
+            "`{key}`: `once` is not carried (Claude Code ignores it outside skills)"
+        ));
+    }
+    if h.get("asyncRewake") == Some(&Value::Bool(true)) {
+        warnings.push(format!(
+            "`{key}`: `asyncRewake` becomes `async = true`; waking the model on exit 2 is lost"
+        ));
+    }
+    let timeout = match h.get("timeout") {
+        None => None,
+        Some(t) => match t.as_f64().filter(|s| *s > 0.0) {
+            Some(s) => Some(s),
+            None => {
+                warnings.push(format!("`{key}`: `timeout` {t} is not a positive number of seconds (Claude Code drops the handler): not converted"));
+                return None;
+            }
+        },
+    };
+    let args = h.get("args").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    });
+    Some(TomlHook {
+        name: h
+            .get("statusMessage")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        event: event.to_owned(),
+        matcher,
+        command: command.to_owned(),
+        args,
+        timeout: timeout.map(|t| match whole(t) {
+            Some(i) => toml::Value::Integer(i),
+            None => toml::Value::Float(t),
+        }),
+        fail_mode: (h.get("onFailure").and_then(Value::as_str) == Some("block"))
+            .then_some("closed"),
+        is_async: h.get("async") == Some(&Value::Bool(true))
+            || h.get("asyncRewake") == Some(&Value::Bool(true)),
+        if_rule: h.get("if").and_then(Value::as_str).map(str::to_owned),
+    })
+}
+
+/// hookrun TOML → Claude Code settings JSON. The TOML is loaded (and so
+/// validated) first; `[defaults]` are written into every hook.
+///
+/// # Errors
+/// The TOML is not a valid hookrun config.
+pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
+    let options = crate::config::LoadOptions {
+        default_fail_mode: crate::config::FailMode::Open,
+    };
+    let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut warnings = Vec::new();
+    if text.lines().any(|l| l.trim_start().starts_with("[limits]")) {
+        warnings.push("`[limits]` has no Claude Code equivalent: not converted".into());
+    }
+    let mut events: Map<String, Value> = Map::new();
+    for hook in &config.hooks {
+        let crate::config::Action::Command { command, args } = &hook.action else {
+            continue;
+        };
+        if !hook.env.is_empty() {
+            warnings.push(format!(
+                "`{}`: `env` ({}) cannot be expressed in Claude Code settings: not converted",
+                hook.origin.key,
+                list(hook.env.iter().map(|(k, _)| k.as_str()))
+            ));
+        }
+        let mut h = Map::new();
+        h.insert("type".into(), "command".into());
+        h.insert("command".into(), command.clone().into());
+        if let Some(a) = args {
+            h.insert("args".into(), json!(a));
+        }
+        if let Some(t) = hook.timeout {
+            let secs = t.as_secs_f64();
+            h.insert(
+                "timeout".into(),
+                whole(secs).map_or_else(|| json!(secs), |i| json!(i)),
+            );
+        }
+        if hook.is_async {
+            h.insert("async".into(), Value::Bool(true));
+        }
+        if hook.fail_mode == crate::config::FailMode::Closed {
+            h.insert("onFailure".into(), "block".into());
+        }
+        if let Some(r) = &hook.if_rule {
+            h.insert("if".into(), r.clone().into());
+        }
+        if let Some(n) = &hook.name {
+            h.insert("statusMessage".into(), n.clone().into());
+        }
+        for event in &hook.events {
+            if crate::events::info(event).is_none() {
+                warnings.push(format!(
+                    "`{}`: `{event}` is not an event Claude Code knows (it would drop the key): not converted",
+                    hook.origin.key
+                ));
+                continue;
+            }
+            let groups = events
+                .entry(event.clone())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            let Value::Array(groups) = groups else {
+                continue;
+            };
+            let matcher = hook.matcher.as_ref().map(|m| m.pattern().to_owned());
+            // Consecutive hooks with the same matcher share a group.
+            let same = groups
+                .last_mut()
+                .filter(|g| g.get("matcher").and_then(Value::as_str) == matcher.as_deref());
+            match same {
+                Some(Value::Object(g)) => {
+                    if let Some(Value::Array(list)) = g.get_mut("hooks") {
+                        list.push(Value::Object(h.clone()));
+                    }
+                }
+                _ => {
+                    let mut g = Map::new();
+                    if let Some(m) = matcher {
+                        g.insert("matcher".into(), m.into());
+                    }
+                    g.insert("hooks".into(), json!([h.clone()]));
+                    groups.push(Value::Object(g));
+                }
+            }
+        }
+    }
+    let doc = json!({ "hooks": events });
+    Ok(Converted {
+        text: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
+        warnings,
+    })
+}
+
+/// Seconds as an integer when they are whole, so `10` stays `10`, not `10.0`.
+fn whole(secs: f64) -> Option<i64> {
+    #[allow(clippy::cast_possible_truncation)]
+    (secs.fract() == 0.0 && secs.abs() < 1e15).then_some(secs as i64)
+}
+
+fn list<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    items
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
