@@ -81,7 +81,7 @@ fn valid_configs() -> Vec<PathBuf> {
         .filter(|p| {
             // Valid = `check` finds no error.
             let (loaded, mut findings) = config::load_for_check(
-                &[p.clone()],
+                std::slice::from_ref(p),
                 LoadOptions {
                     default_fail_mode: FailMode::Open,
                 },
