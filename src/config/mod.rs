@@ -9,7 +9,7 @@
 mod claude;
 pub mod diagnostic;
 mod discover;
-mod json_locate;
+pub(crate) mod json_locate;
 pub use claude::GUARD_EVENTS;
 pub(crate) use claude::kind_of;
 pub use diagnostic::{Code, Diagnostic, Severity};

@@ -2,9 +2,11 @@
 //! carry out without complaint, but that rarely mean what their authors
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
-use std::path::{Path, PathBuf};
+mod scripts;
 
-use crate::config::{Action, Code, Config, Diagnostic, Hook};
+use std::path::Path;
+
+use crate::config::{Code, Config, Diagnostic, Hook};
 use crate::events::{self, NameSet};
 use crate::matcher::Matcher;
 
@@ -70,11 +72,6 @@ fn known_values(event: &str) -> &'static [&'static str] {
     }
 }
 
-/// Programs that run a script named by their first non-option argument.
-const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl", "deno", "bun",
-];
-
 /// Lints every hook of a config. `project_dir` resolves relative script
 /// paths, as Claude Code's `$CLAUDE_PROJECT_DIR` does.
 #[must_use]
@@ -84,7 +81,7 @@ pub fn lint(config: &Config, project_dir: &Path) -> Vec<Diagnostic> {
         for event in &hook.events {
             lint_event(hook, event, &mut out);
         }
-        lint_action(hook, project_dir, &mut out);
+        scripts::lint_action(hook, project_dir, &mut out);
         if let Some(first) = config.hooks[..i]
             .iter()
             .find(|h| h.dedup_key == hook.dedup_key && h.events.iter().any(|e| hook.listens_to(e)))
@@ -111,7 +108,7 @@ fn location(hook: &Hook) -> String {
     }
 }
 
-fn diag(hook: &Hook, code: Code, message: impl Into<String>) -> Diagnostic {
+pub(super) fn diag(hook: &Hook, code: Code, message: impl Into<String>) -> Diagnostic {
     Diagnostic::new(code, &hook.origin.file, message)
         .at(hook.origin.line_col)
         .key(&hook.origin.key)
@@ -249,158 +246,4 @@ fn quote_list(items: &[&str]) -> String {
         .map(|i| format!("`{i}`"))
         .collect::<Vec<_>>()
         .join(" or ")
-}
-
-fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnostic>) {
-    let (command, args) = match &hook.action {
-        Action::Unsupported { kind } => {
-            let d = diag(
-                hook,
-                Code::Unsupported,
-                format!(
-                    "hookrun does not run {kind}s: `run` skips this hook (Claude Code would run it)"
-                ),
-            );
-            out.push(d.fix("replace it with a command hook, or keep Claude Code running it"));
-            return;
-        }
-        Action::Command { command, args } => (command, args),
-    };
-    let words: Vec<String> = match args {
-        Some(a) => std::iter::once(command.clone())
-            .chain(a.iter().cloned())
-            .collect(),
-        None => command.split_whitespace().map(unquote).collect(),
-    };
-    let mentions = |needle: &str| {
-        command.contains(needle) || args.iter().flatten().any(|a| a.contains(needle))
-    };
-    if hook.origin.plugin_root.is_none()
-        && (mentions("${CLAUDE_PLUGIN_ROOT}") || mentions("${CLAUDE_PLUGIN_DATA}"))
-    {
-        let d = diag(
-            hook,
-            Code::PluginRootInSettings,
-            "the command names `${CLAUDE_PLUGIN_ROOT}`, which only plugin hooks have: Claude Code refuses to run it, and so does hookrun",
-        );
-        out.push(d.fix("use `$CLAUDE_PROJECT_DIR` or an absolute path"));
-        return;
-    }
-    let script = script_of(&words, project_dir);
-    let mut text = command.clone();
-    if let Some((path, direct)) = &script {
-        match std::fs::metadata(path) {
-            Err(_) => {
-                let d = diag(
-                    hook,
-                    Code::ScriptMissing,
-                    format!(
-                        "hook script `{}` does not exist (resolved against the project directory `{}`)",
-                        path.display(),
-                        project_dir.display()
-                    ),
-                );
-                out.push(d.fix("fix the path; `$CLAUDE_PROJECT_DIR/...` keeps it independent of the working directory"));
-            }
-            Ok(meta) => {
-                use std::os::unix::fs::PermissionsExt;
-                if *direct && (meta.is_dir() || meta.permissions().mode() & 0o111 == 0) {
-                    let d = diag(
-                        hook,
-                        Code::ScriptNotExecutable,
-                        format!(
-                            "hook script `{}` is not executable, so the hook fails with exit 126",
-                            path.display()
-                        ),
-                    );
-                    out.push(d.fix(format!("chmod +x {}", path.display())));
-                }
-                if meta.is_file() && meta.len() <= 1024 * 1024 {
-                    text.push('\n');
-                    text.push_str(&std::fs::read_to_string(path).unwrap_or_default());
-                }
-            }
-        }
-    }
-    let blocks = has(
-        &text,
-        r"\bexit\s+2\b|exit\(\s*2\s*\)|exitCode\s*=\s*2|\bdeny\b|\bblock\b",
-    );
-    if hook
-        .events
-        .iter()
-        .any(|e| e == "PreToolUse" || e == "PermissionRequest")
-        && has(&text, r"\bexit\s+1\b|exit\(\s*1\s*\)|exitCode\s*=\s*1")
-        && !blocks
-    {
-        let d = diag(
-            hook,
-            Code::GuardExit1,
-            "this guard exits 1 but never 2: exit 1 is a non-blocking error, so the tool call goes ahead",
-        );
-        out.push(d.fix("exit 2 (with the reason on stderr) to block"));
-    }
-    if hook
-        .events
-        .iter()
-        .any(|e| e == "Stop" || e == "SubagentStop")
-        && blocks
-        && !text.contains("stop_hook_active")
-    {
-        let d = diag(
-            hook,
-            Code::StopLoop,
-            "this Stop hook can block but never reads `stop_hook_active`, so it can keep Claude working in a loop",
-        );
-        out.push(d.fix("exit 0 when the event's `stop_hook_active` is true"));
-    }
-}
-
-fn has(text: &str, pattern: &str) -> bool {
-    fancy_regex::Regex::new(pattern)
-        .ok()
-        .and_then(|re| re.is_match(text).ok())
-        .unwrap_or(false)
-}
-
-fn unquote(word: &str) -> String {
-    word.trim_matches(|c| c == '"' || c == '\'').to_owned()
-}
-
-/// The script a command runs, and whether it is run directly (and so must be
-/// executable): the first word when it is a path, or the first non-option
-/// argument of an interpreter.
-fn script_of(words: &[String], project_dir: &Path) -> Option<(PathBuf, bool)> {
-    let first = words.first()?;
-    let program = first.rsplit('/').next().unwrap_or(first);
-    let (word, direct) = if INTERPRETERS.contains(&program) {
-        let arg = words[1..].iter().find(|w| !w.starts_with('-'))?;
-        if words[1..].iter().any(|w| w == "-c" || w == "-e") {
-            return None;
-        }
-        (arg, false)
-    } else {
-        (first, true)
-    };
-    if !word.contains('/') || word.contains("$(") || word.contains('`') {
-        return None;
-    }
-    let dir = project_dir.display().to_string();
-    let expanded = word
-        .replace("${CLAUDE_PROJECT_DIR}", &dir)
-        .replace("$CLAUDE_PROJECT_DIR", &dir);
-    let expanded = match expanded.strip_prefix("~/") {
-        Some(rest) => format!("{}/{rest}", std::env::var("HOME").unwrap_or_default()),
-        None => expanded,
-    };
-    if expanded.contains('$') {
-        return None;
-    }
-    // Drop `.` components so messages show `scripts/x.sh`, not `././scripts/x.sh`.
-    let joined: PathBuf = project_dir
-        .join(expanded)
-        .components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect();
-    Some((joined, direct))
 }

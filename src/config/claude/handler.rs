@@ -1,0 +1,205 @@
+//! One handler object of Claude Code settings: validated by Claude Code's
+//! rules into a hook, or a coded problem.
+
+use serde_json::{Map, Value};
+
+use super::{Ctx, OTHER_TYPES, Problem, kind_of};
+use crate::config::diagnostic::Code;
+use crate::config::{
+    Action, FailMode, Hook, Origin, dedup_key, looks_like_millis, timeout_from_secs,
+};
+use crate::error::line_col;
+use crate::matcher::Matcher;
+
+impl Ctx<'_> {
+    pub(super) fn parse_handler(
+        &mut self,
+        event: &str,
+        matcher: Option<&str>,
+        handler: &Value,
+        key: &str,
+    ) -> Result<Hook, Problem> {
+        let Value::Object(h) = handler else {
+            return Err((
+                Code::WrongShape,
+                format!("is {}, not a handler object", kind_of(handler)),
+            ));
+        };
+        let kind = match h.get("type") {
+            Some(Value::String(t)) => t.as_str(),
+            Some(other) => return Err(wrong_type("type", other, "a string")),
+            None => return Err((Code::UnknownHandlerType, "has no `type`".to_owned())),
+        };
+        let timeout = match h.get("timeout") {
+            None => None,
+            Some(Value::Number(n)) => {
+                let secs = n.as_f64().unwrap_or(0.0);
+                let t = timeout_from_secs(secs).ok_or_else(|| {
+                    (
+                        Code::BadTimeout,
+                        format!("has `timeout` {n}, which is not a positive number of seconds"),
+                    )
+                })?;
+                if looks_like_millis(secs) {
+                    let d = self.diag(
+                        Code::MillisTimeout,
+                        &format!("{key}.timeout"),
+                        format!("`timeout` is {n} seconds; that looks like milliseconds (Claude Code counts seconds)"),
+                    );
+                    self.warnings.push(d.fix(format!(
+                        "write `{}` for {} seconds",
+                        secs / 1000.0,
+                        secs / 1000.0
+                    )));
+                }
+                Some(t)
+            }
+            Some(other) => {
+                return Err((
+                    Code::BadTimeout,
+                    format!(
+                        "has a `timeout` that is {}, not a number of seconds",
+                        kind_of(other)
+                    ),
+                ));
+            }
+        };
+        let if_rule = opt_str(h, "if")?;
+        let on_failure = opt_str(h, "onFailure")?;
+        let fail_mode = match on_failure.as_deref() {
+            None | Some("continue") => None,
+            Some("block") => Some(FailMode::Closed),
+            Some(other) => {
+                return Err((
+                    Code::WrongType,
+                    format!("has `onFailure` \"{other}\", expected \"continue\" or \"block\""),
+                ));
+            }
+        };
+        let is_async = opt_bool(h, "async")? || opt_bool(h, "asyncRewake")?;
+        let shell = opt_str(h, "shell")?;
+        let (action, detail) = match kind {
+            "command" => {
+                let command = match h.get("command") {
+                    Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
+                    Some(Value::String(_)) => {
+                        return Err((Code::MissingCommand, "has an empty `command`".to_owned()));
+                    }
+                    Some(other) => return Err(wrong_type("command", other, "a string")),
+                    None => {
+                        return Err((
+                            Code::MissingCommand,
+                            "is a command handler without `command`".to_owned(),
+                        ));
+                    }
+                };
+                let args = match h.get("args") {
+                    None => None,
+                    Some(Value::Array(a)) => Some(
+                        a.iter()
+                            .map(|v| v.as_str().map(str::to_owned))
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or_else(|| {
+                                (
+                                    Code::WrongType,
+                                    "has `args` that are not all strings".to_owned(),
+                                )
+                            })?,
+                    ),
+                    Some(other) => return Err(wrong_type("args", other, "a list of strings")),
+                };
+                match shell.as_deref() {
+                    None | Some("bash") => (Action::Command { command, args }, String::new()),
+                    Some("powershell") => (
+                        Action::Unsupported {
+                            kind: "powershell command".to_owned(),
+                        },
+                        command,
+                    ),
+                    Some(other) => {
+                        return Err((
+                            Code::WrongType,
+                            format!("has `shell` \"{other}\", expected \"bash\" or \"powershell\""),
+                        ));
+                    }
+                }
+            }
+            k if OTHER_TYPES.contains(&k) => {
+                let detail = ["prompt", "url", "server", "tool", "input"]
+                    .iter()
+                    .filter_map(|f| h.get(*f).map(Value::to_string))
+                    .collect::<Vec<_>>()
+                    .join("\0");
+                (
+                    Action::Unsupported {
+                        kind: format!("{k} handler"),
+                    },
+                    detail,
+                )
+            }
+            other => {
+                return Err((
+                    Code::UnknownHandlerType,
+                    format!("has unknown handler type \"{other}\""),
+                ));
+            }
+        };
+        let dedup_key = dedup_key(
+            &action,
+            shell.as_deref(),
+            if_rule.as_deref(),
+            self.plugin_root.as_deref(),
+            &[],
+            &detail,
+        );
+        let env = self
+            .plugin_root
+            .as_ref()
+            .map(|root| vec![("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string())])
+            .unwrap_or_default();
+        let at = crate::config::json_locate::locate(self.text, key).map(|o| line_col(self.text, o));
+        Ok(Hook {
+            name: None,
+            events: vec![event.to_owned()],
+            matcher: matcher.map(Matcher::new),
+            action,
+            timeout,
+            fail_mode: fail_mode.unwrap_or(self.options.default_fail_mode),
+            fail_mode_from_on_failure: fail_mode.is_some(),
+            is_async,
+            env,
+            if_rule,
+            origin: Origin {
+                file: self.path.to_owned(),
+                key: key.to_owned(),
+                line_col: at,
+                plugin_root: self.plugin_root.clone(),
+                policy: self.policy,
+            },
+            dedup_key,
+        })
+    }
+}
+
+pub(super) fn wrong_type(key: &str, value: &Value, expected: &str) -> Problem {
+    (
+        Code::WrongType,
+        format!("has a `{key}` that is {}, not {expected}", kind_of(value)),
+    )
+}
+
+pub(super) fn opt_str(h: &Map<String, Value>, key: &str) -> Result<Option<String>, Problem> {
+    match h.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(wrong_type(key, other, "a string")),
+    }
+}
+
+fn opt_bool(h: &Map<String, Value>, key: &str) -> Result<bool, Problem> {
+    match h.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(wrong_type(key, other, "a boolean")),
+    }
+}
