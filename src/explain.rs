@@ -169,6 +169,14 @@ fn plan_text(config: &Config, index: usize, event: &Event) -> String {
             args: Some(args),
         } => format!("exec {command:?} {args:?}"),
         Action::Unsupported { kind } => kind.clone(),
+        Action::Builtin(b) => {
+            let mode = if b.mode == crate::builtin::Mode::Warn {
+                ", mode warn"
+            } else {
+                ""
+            };
+            format!("built-in `{}` (in-process{mode})", b.name)
+        }
     };
     let timeout = crate::answer::fmt_secs(timeout_of(hook, event).as_secs_f64());
     let fail = match hook.fail_mode {

@@ -86,7 +86,7 @@ fn command_admits(pattern: &str, command: &str) -> bool {
         if prefix {
             part == glob || part.starts_with(&format!("{glob} ")) || part.starts_with(glob)
         } else {
-            wildcard(glob.as_bytes(), part.as_bytes(), true)
+            crate::glob::wildcard(glob.as_bytes(), part.as_bytes(), true)
         }
     })
 }
@@ -165,18 +165,16 @@ fn path_admits(pattern: &str, path: &str, cwd: &str) -> bool {
     } else {
         pattern.trim_start_matches("./").to_owned()
     };
-    if !glob.contains('/') {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        return wildcard(glob.as_bytes(), name.as_bytes(), false);
+    if glob.starts_with('/') || !glob.contains('/') {
+        // Absolute, or a bare name that matches at any depth.
+        return crate::glob::path_glob(&glob, path);
     }
-    let target = if glob.starts_with('/') {
-        path
-    } else {
-        path.strip_prefix(cwd)
-            .and_then(|r| r.strip_prefix('/'))
-            .unwrap_or(path)
-    };
-    wildcard(glob.as_bytes(), target.as_bytes(), false)
+    // A relative pattern with a `/` is anchored at the cwd (gitignore).
+    let rel = path
+        .strip_prefix(cwd)
+        .and_then(|r| r.strip_prefix('/'))
+        .unwrap_or(path);
+    crate::glob::path_glob(&format!("/{glob}"), &format!("/{rel}"))
 }
 
 fn host_of(url: &str) -> Option<&str> {
@@ -184,41 +182,6 @@ fn host_of(url: &str) -> Option<&str> {
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.rsplit('@').next()?;
     Some(host.split(':').next().unwrap_or(host))
-}
-
-/// Glob match: `*` is any run of characters (not `/` unless `star_slash`),
-/// `**` is any run including `/`, `?` one character.
-fn wildcard(pattern: &[u8], text: &[u8], star_slash: bool) -> bool {
-    // Iterative matcher with backtracking to the last star: linear in
-    // practice, and never recursive, so no pattern can blow the stack.
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize, bool)> = None;
-    while t < text.len() {
-        if p < pattern.len() && pattern[p] == b'*' {
-            let double = pattern.get(p + 1) == Some(&b'*');
-            p += if double { 2 } else { 1 };
-            if double && pattern.get(p) == Some(&b'/') {
-                p += 1;
-            }
-            star = Some((p, t, double || star_slash));
-        } else if p < pattern.len() && (pattern[p] == b'?' || pattern[p] == text[t]) {
-            p += 1;
-            t += 1;
-        } else if let Some((sp, st, crosses)) = star {
-            if !crosses && text[st] == b'/' {
-                return false;
-            }
-            star = Some((sp, st + 1, crosses));
-            p = sp;
-            t = st + 1;
-        } else {
-            return false;
-        }
-    }
-    while p < pattern.len() && pattern[p] == b'*' {
-        p += 1;
-    }
-    p == pattern.len()
 }
 
 #[cfg(test)]

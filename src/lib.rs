@@ -16,6 +16,8 @@
 #![forbid(unsafe_code)]
 
 pub mod answer;
+pub mod audit;
+pub mod builtin;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -26,6 +28,7 @@ pub mod event;
 pub mod events;
 pub mod exec;
 pub mod explain;
+pub mod glob;
 pub mod if_rule;
 pub mod launch;
 pub mod lint;

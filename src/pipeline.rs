@@ -2,12 +2,13 @@
 //! → exec → answer → decision → render. `run`, `explain --run` and `test`
 //! all go through `evaluate`, so what they show is what `run` does.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::answer::{self, Answer, Failure};
-use crate::config::{Config, Hook};
+use crate::builtin::{Builtin, Verdict};
+use crate::config::{Action, Config, Hook};
 use crate::decision::{self, Decision, Input};
 use crate::error::Error;
 use crate::event::Event;
@@ -181,14 +182,21 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
         .collect();
     let runs = run_specs(&specs, event, config)?;
 
+    let mut runs = runs;
     let answers: Vec<Answer> = selected
         .iter()
-        .zip(&runs)
+        .zip(runs.iter_mut())
         .map(|(sel, run)| {
             let hook = &config.hooks[sel.hook];
-            let mut a = match &sel.not_run {
-                Some(why) => not_run_answer(why),
-                None => answer::classify(&event.name, &hook.label(), run),
+            let mut a = match (&sel.not_run, &hook.action) {
+                (Some(why), _) => not_run_answer(why),
+                (None, Action::Builtin(b)) => {
+                    let (r, a) =
+                        run_builtin(b, &hook.display_name(), event, Path::new(&ctx.project_dir));
+                    *run = r;
+                    a
+                }
+                (None, _) => answer::classify(&event.name, &hook.label(), run),
             };
             if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
                 *seconds = timeout_of(hook, event)
@@ -300,6 +308,36 @@ async fn recv(sig: &mut Option<tokio::signal::unix::Signal>) {
         }
         None => std::future::pending().await,
     }
+}
+
+/// Runs a built-in in-process. Its answer is written as the JSON a command
+/// hook would print and read by the same classifier, so a built-in merges
+/// exactly like the equivalent script.
+fn run_builtin(b: &Builtin, label: &str, event: &Event, project: &Path) -> (HookRun, Answer) {
+    let started = std::time::Instant::now();
+    let verdict = b.evaluate(event, project);
+    let (json, status) = crate::builtin::answer_json(b, label, &event.name, &verdict);
+    let stdout = json
+        .map(|j| serde_json::Value::Object(j).to_string())
+        .unwrap_or_default();
+    let run = HookRun {
+        status: RunStatus::Exited(status),
+        stdout: exec::Captured {
+            bytes: stdout.into_bytes(),
+            dropped: 0,
+        },
+        stderr: exec::Captured::default(),
+        leaked: false,
+        duration: started.elapsed(),
+        pid: None,
+    };
+    let mut a = answer::classify(&event.name, label, &run);
+    if let Verdict::Failed(message) = verdict {
+        a.outcome = answer::Outcome::NonBlockingError;
+        a.notice = Some(message.clone());
+        a.failure = Some(Failure::Builtin { message });
+    }
+    (run, a)
 }
 
 fn placeholder_run() -> HookRun {

@@ -52,6 +52,10 @@ pub enum Failure {
         message: String,
     },
     MissingScript,
+    /// A built-in hook could not do its job.
+    Builtin {
+        message: String,
+    },
 }
 
 impl Failure {
@@ -73,6 +77,7 @@ impl Failure {
             Failure::MissingScript => {
                 "exited 2 because its script appears to be missing".to_owned()
             }
+            Failure::Builtin { message } => format!("failed: {message}"),
         }
     }
 }

@@ -55,6 +55,7 @@ codes! {
     GuardFileIgnored => "E008", Error, "one invalid guard entry disables the whole file";
     UnknownHandlerType => "E009", Error, "unknown handler type";
     Unreadable => "E010", Error, "config file cannot be read";
+    BadBuiltin => "E011", Error, "unknown built-in or invalid built-in options";
     UnknownEvent => "W001", Warning, "unknown event name";
     MatcherIgnored => "W002", Warning, "matcher on an event without a matcher field";
     PrefixMatcher => "W003", Warning, "exact-name matcher looks like a prefix";

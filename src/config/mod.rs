@@ -44,7 +44,7 @@ pub enum FailMode {
 }
 
 /// What a hook runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Action {
     /// `/bin/sh -c command`, or, with `args`, `command` exec'd with `args`.
     Command {
@@ -54,6 +54,8 @@ pub enum Action {
     /// A Claude Code handler type hookrun does not run (prompt, agent, http,
     /// mcp_tool, or a PowerShell command): reported and skipped.
     Unsupported { kind: String },
+    /// A built-in hook, run in-process.
+    Builtin(std::sync::Arc<crate::builtin::Builtin>),
 }
 
 /// Where a hook was configured, for reports and messages.
@@ -110,6 +112,7 @@ impl Hook {
                 .collect::<Vec<_>>()
                 .join(" "),
             Action::Unsupported { kind } => format!("{kind} hook"),
+            Action::Builtin(b) => b.name.to_owned(),
         }
     }
 
@@ -166,6 +169,8 @@ pub struct Config {
     /// Whether any hook, or the default, fails closed (a broken event then
     /// blocks instead of erroring).
     pub any_closed: bool,
+    /// `[defaults] audit_log` of the last file that sets it.
+    pub audit_log: Option<PathBuf>,
 }
 
 /// Options that come from the command line rather than from a file.
@@ -186,6 +191,7 @@ struct Layer {
     /// `disableAllHooks`, when the file sets it.
     disable_all: Option<bool>,
     policy: bool,
+    audit_log: Option<PathBuf>,
 }
 
 /// Loads and layers config files in order (spec 1.2: hook lists appended;
@@ -204,6 +210,9 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
             if layer.policy {
                 policy_disable = d;
             }
+        }
+        if let Some(a) = layer.audit_log {
+            config.audit_log = Some(a);
         }
         if let Some(l) = layer.limits {
             l.apply(&mut config.limits);
@@ -319,5 +328,12 @@ fn dedup_key(
         Action::Unsupported { kind } => {
             format!("{kind}{root}\0{detail}\0{}", if_rule.unwrap_or(""))
         }
+        Action::Builtin(b) => format!(
+            "builtin\0{}\0{}\0{:?}\0{}",
+            b.name,
+            b.options,
+            b.mode,
+            if_rule.unwrap_or("")
+        ),
     }
 }

@@ -42,6 +42,9 @@ struct RawDefaults {
     timeout: Option<Spanned<f64>>,
     /// What a failing hook means: "open" (reported, no decision) or "closed" (a block).
     fail_mode: Option<FailMode>,
+    /// Append one hash-chained JSON line per event to this file (relative
+    /// to this config file).
+    audit_log: Option<String>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.
@@ -91,9 +94,18 @@ struct RawHook {
     /// "Bash|Edit" match exactly; anything else is an unanchored regex.
     #[schemars(with = "Option<String>")]
     matcher: Option<Spanned<String>>,
-    /// Run by /bin/sh -c; with `args`, the program to exec.
-    #[schemars(with = "String")]
+    /// Run by /bin/sh -c; with `args`, the program to exec. Either this or `builtin`.
+    #[schemars(with = "Option<String>")]
     command: Option<Spanned<String>>,
+    /// A built-in hook run in-process: dangerous-commands, protect-paths,
+    /// redact-secrets, log-tools. Either this or `command`.
+    #[schemars(with = "Option<String>")]
+    builtin: Option<Spanned<String>>,
+    /// The built-in's options (`[hooks.options]`).
+    #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
+    options: Option<Spanned<toml::Table>>,
+    /// "enforce" (default) or "warn": report what the built-in would do, and allow.
+    mode: Option<crate::builtin::Mode>,
     /// Exec form: arguments, no shell; ${CLAUDE_PROJECT_DIR} is substituted.
     args: Option<Vec<String>>,
     /// Timeout in seconds (fractions allowed).
@@ -115,6 +127,94 @@ struct RawHook {
 /// The JSON Schema of this format.
 pub(super) fn schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(RawFile)).unwrap_or_default()
+}
+
+type ErrAt<'a> = dyn Fn(Code, Option<std::ops::Range<usize>>, Option<String>, String) -> Error + 'a;
+
+/// A hook's action: a command (shell or exec form) or a built-in, exclusively.
+fn action_of(
+    h: &RawHook,
+    key: &str,
+    span: std::ops::Range<usize>,
+    err_at: &ErrAt<'_>,
+) -> Result<Action, Error> {
+    let only_builtin = |what: &str, span| {
+        err_at(
+            Code::WrongShape,
+            Some(span),
+            Some(format!("{key}.{what}")),
+            format!("`{what}` applies only to built-in hooks (`builtin = \"...\"`)"),
+        )
+    };
+    match (&h.command, &h.builtin) {
+        (Some(c), Some(_)) => Err(err_at(
+            Code::WrongShape,
+            Some(c.span()),
+            Some(format!("{key}.command")),
+            "a hook has either `command` or `builtin`, not both".into(),
+        )),
+        (None, None) => Err(err_at(
+            Code::MissingCommand,
+            Some(span),
+            Some(format!("{key}.command")),
+            "missing `command` (a shell command, or the program when `args` is given) or `builtin`"
+                .into(),
+        )),
+        (Some(command), None) => {
+            if let Some(o) = &h.options {
+                return Err(only_builtin("options", o.span()));
+            }
+            if command.get_ref().trim().is_empty() {
+                return Err(err_at(
+                    Code::MissingCommand,
+                    Some(command.span()),
+                    Some(format!("{key}.command")),
+                    "`command` may not be empty".into(),
+                ));
+            }
+            if h.mode.is_some() {
+                return Err(err_at(
+                    Code::WrongShape,
+                    None,
+                    Some(format!("{key}.mode")),
+                    "`mode` applies only to built-in hooks".into(),
+                ));
+            }
+            Ok(Action::Command {
+                command: command.get_ref().clone(),
+                args: h.args.clone(),
+            })
+        }
+        (None, Some(name)) => {
+            if h.args.is_some() || h.is_async {
+                return Err(err_at(
+                    Code::WrongShape,
+                    Some(name.span()),
+                    Some(key.to_owned()),
+                    "a built-in hook takes no `args` and cannot be `async` (it runs in-process)"
+                        .into(),
+                ));
+            }
+            let options = match &h.options {
+                Some(o) => serde_json::to_value(o.get_ref()).unwrap_or(serde_json::Value::Null),
+                None => serde_json::Value::Null,
+            };
+            let span = h
+                .options
+                .as_ref()
+                .map_or_else(|| name.span(), toml::Spanned::span);
+            crate::builtin::Builtin::new(name.get_ref(), options, h.mode.unwrap_or_default())
+                .map(|b| Action::Builtin(std::sync::Arc::new(b)))
+                .map_err(|why| {
+                    err_at(
+                        Code::BadBuiltin,
+                        Some(span),
+                        Some(format!("{key}.builtin")),
+                        why,
+                    )
+                })
+        }
+    }
 }
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
@@ -160,7 +260,13 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         err
     })?;
 
+    let audit_log = raw
+        .defaults
+        .audit_log
+        .as_ref()
+        .map(|p| crate::pipeline::dir_of(path).join(p));
     let mut layer = Layer {
+        audit_log,
         limits: raw.limits,
         ..Layer::default()
     };
@@ -196,22 +302,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             .iter()
             .map(|e| crate::events::canonical_name(e).to_owned())
             .collect();
-        let Some(command) = h.command else {
-            return Err(err_at(
-                Code::MissingCommand,
-                Some(span.clone()),
-                Some(format!("{key}.command")),
-                "missing `command` (a shell command, or the program when `args` is given)".into(),
-            ));
-        };
-        if command.get_ref().trim().is_empty() {
-            return Err(err_at(
-                Code::MissingCommand,
-                Some(command.span()),
-                Some(format!("{key}.command")),
-                "`command` may not be empty".into(),
-            ));
-        }
+        let action = action_of(&h, &key, span.clone(), &err_at)?;
         let matcher = match h.matcher {
             Some(m) => {
                 let compiled = Matcher::new(m.get_ref());
@@ -271,10 +362,6 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             None => default_timeout,
         };
         let env: Vec<(String, String)> = h.env.into_iter().collect();
-        let action = Action::Command {
-            command: command.into_inner(),
-            args: h.args,
-        };
         let dedup_key = dedup_key(&action, None, h.if_rule.as_deref(), None, &env, "");
         layer.hooks.push(Hook {
             name: h.name,

@@ -26,6 +26,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
             return;
         }
         Action::Command { command, args } => (command, args),
+        Action::Builtin(_) => return,
     };
     let words: Vec<String> = match args {
         Some(a) => std::iter::once(command.clone())

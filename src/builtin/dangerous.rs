@@ -1,0 +1,478 @@
+//! `dangerous-commands`: blocks shell commands that destroy a system, by
+//! looking at the commands a command line runs (see `shell.rs`), through
+//! `sudo`/`env`/`command` wrappers, `bash -c '…'`, `eval`, `$(…)` and
+//! pipelines — not by one regex over the raw text.
+
+use serde::Deserialize;
+
+use super::shell::{self, Command, Pipeline};
+
+/// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
+];
+/// Interpreters that run a program read from stdin.
+const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "php",
+    "lua",
+    "deno",
+    "bun",
+    "pwsh",
+    "osascript",
+];
+/// Programs that fetch from the network.
+const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
+/// `/dev` targets that are not devices worth protecting.
+const HARMLESS_DEVICES: &[&str] = &[
+    "null", "zero", "random", "urandom", "full", "tty", "stdout", "stderr", "stdin",
+];
+/// Files whose overwrite or truncation locks users out of a system.
+const ACCOUNT_FILES: &[&str] = &[
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/sudoers",
+    "/etc/group",
+    "/etc/gshadow",
+];
+/// Top-level system directories: deleting one recursively wrecks a system.
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
+    "/srv", "/sys", "/usr", "/var",
+];
+
+/// Options of `dangerous-commands`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Regexes that replace the built-in rules (tested on each command the
+    /// line runs, as `program arg…`).
+    pub patterns: Option<Vec<String>>,
+    /// Regexes added to the built-in rules.
+    #[serde(default)]
+    pub extra_patterns: Vec<String>,
+}
+
+/// The compiled rule set.
+#[derive(Debug)]
+pub struct DangerousCommands {
+    builtin_rules: bool,
+    patterns: Vec<regex::Regex>,
+}
+
+impl DangerousCommands {
+    /// # Errors
+    /// A pattern that does not compile.
+    pub fn new(options: Options) -> Result<Self, String> {
+        let builtin_rules = options.patterns.is_none();
+        let patterns = options
+            .patterns
+            .unwrap_or_default()
+            .into_iter()
+            .chain(options.extra_patterns)
+            .map(|p| {
+                regex::Regex::new(&p)
+                    .map_err(|e| format!("pattern `{p}` is not a valid regex: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(DangerousCommands {
+            builtin_rules,
+            patterns,
+        })
+    }
+
+    /// Why the command line is dangerous, or `None`.
+    #[must_use]
+    pub fn check(&self, line: &str) -> Option<String> {
+        if self.builtin_rules {
+            if let Some(why) = fork_bomb(line) {
+                return Some(why);
+            }
+        }
+        self.script(&shell::parse(line), 0)
+    }
+
+    /// Checks a command given as argv (Codex's `["bash", "-lc", "…"]`).
+    #[must_use]
+    pub fn check_argv(&self, argv: &[String]) -> Option<String> {
+        let cmd = Command {
+            words: argv.to_vec(),
+            ..Command::default()
+        };
+        self.script(&[vec![cmd]], 0)
+    }
+
+    fn script(&self, pipelines: &[Pipeline], depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        for pipeline in pipelines {
+            if let Some(why) = self.pipeline(pipeline, depth) {
+                return Some(why);
+            }
+        }
+        None
+    }
+
+    fn pipeline(&self, pipeline: &Pipeline, depth: usize) -> Option<String> {
+        for (i, cmd) in pipeline.iter().enumerate() {
+            for sub in &cmd.substitutions {
+                if let Some(why) = self.check_nested(sub, depth) {
+                    return Some(why);
+                }
+            }
+            let argv = unwrap(&cmd.words);
+            if let Some(why) = self.command(&argv, cmd, depth) {
+                return Some(why);
+            }
+            if self.builtin_rules && i > 0 && runs_stdin(&argv) {
+                let upstream = &pipeline[..i];
+                if let Some(d) = upstream.iter().map(|c| unwrap(&c.words)).find(|a| {
+                    a.first()
+                        .is_some_and(|p| DOWNLOADERS.contains(&program(p).as_str()))
+                }) {
+                    return Some(format!(
+                        "a download (`{}`) piped into `{}` runs code from the network unseen",
+                        program(&d[0]),
+                        program(&argv[0])
+                    ));
+                }
+                // `echo 'rm -rf /' | sh` runs the echoed text.
+                for up in upstream {
+                    let a = unwrap(&up.words);
+                    if a.first()
+                        .is_some_and(|p| matches!(program(p).as_str(), "echo" | "printf"))
+                    {
+                        if let Some(why) = self.check_nested(&a[1..].join(" "), depth) {
+                            return Some(why);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn check_nested(&self, text: &str, depth: usize) -> Option<String> {
+        self.script(&shell::parse(text), depth + 1)
+    }
+
+    fn command(&self, argv: &[String], cmd: &Command, depth: usize) -> Option<String> {
+        let line = argv.join(" ");
+        if let Some(re) = self.patterns.iter().find(|re| re.is_match(&line)) {
+            return Some(format!(
+                "`{line}` matches the blocked pattern `{}`",
+                re.as_str()
+            ));
+        }
+        let Some(first) = argv.first() else {
+            return self.builtin_rules.then(|| redirects(cmd)).flatten();
+        };
+        let prog = program(first);
+        let args = &argv[1..];
+        // Code run by a shell or `eval`: look inside.
+        if SHELLS.contains(&prog.as_str()) || prog == "eval" {
+            let script = if prog == "eval" {
+                Some(args.join(" "))
+            } else {
+                dash_c_script(args)
+            };
+            if let Some(s) = script {
+                if let Some(why) = self.check_nested(&s, depth) {
+                    return Some(why);
+                }
+            }
+        }
+        if !self.builtin_rules {
+            return None;
+        }
+        if let Some(why) = redirects(cmd) {
+            return Some(why);
+        }
+        match prog.as_str() {
+            "rm" => rm(args),
+            p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" || p == "wipefs" => {
+                Some(format!("`{p}` formats a file system"))
+            }
+            "dd" => dd(args),
+            "chmod" | "chown" | "chgrp" => recursive_permissions(&prog, args),
+            "shred" | "truncate" | "tee" | "cp" | "mv" | "install" | "ln" | "sed" | "unlink" => {
+                account_file_write(&prog, args)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The program name: basename, lowercased (`/bin/RM` is `rm`).
+fn program(word: &str) -> String {
+    word.rsplit('/').next().unwrap_or(word).to_lowercase()
+}
+
+/// Strips leading assignments and wrappers (`sudo -u x`, `env A=1 -i`,
+/// `command`, `nohup`, `time`, `nice -n 5`, `exec`, `xargs`, …) to the
+/// command that really runs.
+fn unwrap(words: &[String]) -> Vec<String> {
+    let mut w: &[String] = words;
+    loop {
+        while w.first().is_some_and(|x| is_assignment(x)) {
+            w = &w[1..];
+        }
+        let Some(first) = w.first() else {
+            return Vec::new();
+        };
+        let prog = program(first);
+        let with_value: &[&str] = match prog.as_str() {
+            "sudo" | "doas" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
+            "env" => &["-u", "-C", "-S", "--unset", "--chdir"],
+            "nice" => &["-n"],
+            "ionice" => &["-c", "-n", "-p"],
+            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+            "xargs" => &["-I", "-n", "-P", "-d", "-L", "-s", "-E"],
+            "command" | "builtin" | "nohup" | "time" | "exec" | "stdbuf" | "setsid"
+            | "unbuffer" | "chroot" => &[],
+            _ => return w.to_vec(),
+        };
+        if prog == "command" && w.get(1).is_some_and(|a| a == "-v" || a == "-V") {
+            return Vec::new(); // a lookup, not a run
+        }
+        w = &w[1..];
+        while let Some(a) = w.first() {
+            if a == "--" {
+                w = &w[1..];
+                break;
+            }
+            if !(a.starts_with('-') || (prog == "env" && is_assignment(a))) {
+                break;
+            }
+            let takes_value = with_value.contains(&a.as_str());
+            w = &w[1..];
+            if takes_value && !w.is_empty() {
+                w = &w[1..];
+            }
+        }
+        if prog == "timeout" && !w.is_empty() {
+            w = &w[1..]; // the duration
+        }
+        if prog == "chroot" && !w.is_empty() {
+            w = &w[1..]; // the new root
+        }
+    }
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// The script of `sh -c SCRIPT` (options may be clustered: `-lc`, `-euc`).
+fn dash_c_script(args: &[String]) -> Option<String> {
+    let mut saw_c = false;
+    for a in args {
+        if saw_c {
+            return Some(a.clone());
+        }
+        if a.starts_with('-') && !a.starts_with("--") && a.contains('c') {
+            saw_c = true;
+        } else if !a.starts_with('-') && !a.starts_with('+') {
+            return None;
+        }
+    }
+    None
+}
+
+/// Whether a command runs code read from its stdin (`sh`, `sudo bash -s`,
+/// `python3`, `python3 -`), as the last stage of a pipeline does.
+fn runs_stdin(argv: &[String]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let prog = program(first);
+    if SHELLS.contains(&prog.as_str()) {
+        return dash_c_script(&argv[1..]).is_none();
+    }
+    INTERPRETERS.contains(&prog.as_str())
+        && argv[1..]
+            .iter()
+            .all(|a| a.starts_with('-') && a != "-c" && a != "-e")
+}
+
+/// Normalises a path operand for target checks: `//`, `/./`, trailing `/`.
+fn normal(target: &str) -> String {
+    let mut t = target.replace("${HOME}", "$HOME");
+    while t.contains("//") {
+        t = t.replace("//", "/");
+    }
+    while t.contains("/./") {
+        t = t.replace("/./", "/");
+    }
+    if t.len() > 1 {
+        t = t.trim_end_matches('/').to_owned();
+        if let Some(stripped) = t.strip_suffix("/.") {
+            t = if stripped.is_empty() {
+                "/".to_owned()
+            } else {
+                stripped.to_owned()
+            };
+        }
+    }
+    if t.is_empty() { "/".to_owned() } else { t }
+}
+
+/// Targets whose recursive deletion wrecks a system or a home.
+fn catastrophic(target: &str) -> bool {
+    let t = normal(target);
+    let base = t.strip_suffix("/*").unwrap_or(&t);
+    matches!(base, "/" | "~" | "$HOME" | "." | ".." | "*" | "/.." | "")
+        || (t == "/*")
+        || SYSTEM_DIRS.contains(&base)
+}
+
+fn rm(args: &[String]) -> Option<String> {
+    let (mut recursive, mut no_preserve) = (false, false);
+    let mut operands = Vec::new();
+    let mut options_done = false;
+    for a in args {
+        if options_done || !a.starts_with('-') || a == "-" {
+            operands.push(a);
+        } else if a == "--" {
+            options_done = true;
+        } else if let Some(long) = a.strip_prefix("--") {
+            match long {
+                "recursive" => recursive = true,
+                "no-preserve-root" => no_preserve = true,
+                _ => {}
+            }
+        } else if a.chars().skip(1).any(|c| c == 'r' || c == 'R') {
+            recursive = true;
+        }
+    }
+    if no_preserve {
+        return Some("`rm --no-preserve-root` deletes the root file system".into());
+    }
+    let target = operands.iter().find(|o| catastrophic(o))?;
+    recursive.then(|| format!("`rm` recursively deletes `{target}`"))
+}
+
+fn dd(args: &[String]) -> Option<String> {
+    let of = args.iter().find_map(|a| a.strip_prefix("of="))?;
+    if let Some(why) = device_target(of, "`dd`") {
+        return Some(why);
+    }
+    ACCOUNT_FILES
+        .contains(&normal(of).as_str())
+        .then(|| format!("`dd` overwrites `{of}`"))
+}
+
+fn device_target(path: &str, who: &str) -> Option<String> {
+    let dev = normal(path);
+    let name = dev.strip_prefix("/dev/")?;
+    if HARMLESS_DEVICES.contains(&name)
+        || name.starts_with("fd/")
+        || name.starts_with("pts/")
+        || name.starts_with("shm/")
+    {
+        return None;
+    }
+    Some(format!("{who} writes to the device `{dev}`"))
+}
+
+fn redirects(cmd: &Command) -> Option<String> {
+    for (op, target) in &cmd.redirects {
+        if !op.contains('>') || target.chars().all(|c| c.is_ascii_digit() || c == '-') {
+            continue;
+        }
+        if let Some(why) = device_target(target, "a redirection") {
+            return Some(why);
+        }
+        if ACCOUNT_FILES.contains(&normal(target).as_str())
+            || normal(target).starts_with("/etc/sudoers.d/")
+        {
+            return Some(format!(
+                "a redirection (`{op} {target}`) overwrites `{target}`"
+            ));
+        }
+    }
+    None
+}
+
+fn recursive_permissions(prog: &str, args: &[String]) -> Option<String> {
+    let recursive = args.iter().any(|a| {
+        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
+    });
+    let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    if prog == "chmod" {
+        let world = operands.first().is_some_and(|m| {
+            matches!(
+                m.as_str(),
+                "777" | "0777" | "a+rwx" | "ugo+rwx" | "a=rwx" | "ugo=rwx" | "o+w" | "a+w"
+            )
+        });
+        if let Some(t) = operands
+            .iter()
+            .skip(1)
+            .find(|t| ACCOUNT_FILES.contains(&normal(t).as_str()))
+        {
+            return Some(format!("`chmod` changes the permissions of `{t}`"));
+        }
+        if recursive && world {
+            if let Some(t) = operands.iter().skip(1).find(|t| catastrophic(t)) {
+                return Some(format!(
+                    "`chmod -R {}` makes `{t}` writable by everyone",
+                    operands[0]
+                ));
+            }
+        }
+        return None;
+    }
+    let target = operands
+        .iter()
+        .skip(1)
+        .find(|t| catastrophic(t) || ACCOUNT_FILES.contains(&normal(t).as_str()))?;
+    (recursive || ACCOUNT_FILES.contains(&normal(target).as_str()))
+        .then(|| format!("`{prog}` changes the owner of `{target}`"))
+}
+
+/// Overwriting, truncating or replacing an account file.
+fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
+    let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let hits = |t: &&String| {
+        let n = normal(t);
+        ACCOUNT_FILES.contains(&n.as_str()) || n.starts_with("/etc/sudoers.d/")
+    };
+    let target = match prog {
+        // Only the destination matters: copying *from* /etc/passwd is fine.
+        "cp" | "mv" | "install" | "ln" => operands
+            .last()
+            .filter(|t| hits(t) && operands.len() > 1)
+            .copied(),
+        "sed"
+            if args
+                .iter()
+                .any(|a| a.starts_with("-i") || a.starts_with("--in-place")) =>
+        {
+            operands.iter().skip(1).find(|t| hits(t)).copied()
+        }
+        "sed" => None,
+        _ => operands.iter().find(|t| hits(t)).copied(),
+    }?;
+    Some(format!("`{prog}` overwrites `{target}`"))
+}
+
+/// `:(){ :|:& };:` and renamed variants: a function that pipes itself
+/// into itself in the background.
+fn fork_bomb(line: &str) -> Option<String> {
+    let re =
+        fancy_regex::Regex::new(r"([A-Za-z_:][\w:.-]*)\s*\(\s*\)\s*\{\s*\1\s*\|\s*&?\s*\1\s*&")
+            .ok()?;
+    re.is_match(line)
+        .unwrap_or(false)
+        .then(|| "a fork bomb".to_owned())
+}
