@@ -192,22 +192,23 @@ fn schema_describes_the_toml_keys() {
         .map(String::as_str)
         .collect();
     keys.sort_unstable();
-    assert_eq!(
-        keys,
-        [
-            "args",
-            "async",
-            "command",
-            "env",
-            "event",
-            "fail_mode",
-            "if",
-            "matcher",
-            "name",
-            "timeout"
-        ]
-    );
-    assert_eq!(hook["required"], serde_json::json!(["event", "command"]));
+    let want = [
+        "args",
+        "async",
+        "builtin",
+        "command",
+        "env",
+        "event",
+        "fail_mode",
+        "if",
+        "matcher",
+        "mode",
+        "name",
+        "options",
+        "timeout",
+    ];
+    assert_eq!(keys, want);
+    assert_eq!(hook["required"], serde_json::json!(["event"]));
     assert_eq!(hook["additionalProperties"], false);
 }
 
