@@ -111,6 +111,71 @@ fn hash_of(line: &[u8]) -> String {
         .unwrap_or_else(|| sha256(line))
 }
 
+/// The audit record of one event: time, event, tool, session, the
+/// per-hook outcome, the merged decision and the total duration, with
+/// secrets redacted.
+#[must_use]
+pub fn record(
+    config: &crate::config::Config,
+    event: &crate::event::Event,
+    eval: &crate::pipeline::Evaluation,
+    took: std::time::Duration,
+) -> Map<String, Value> {
+    let report = eval.report(config, event);
+    let hooks: Vec<Value> = report["hooks"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    let answer = &r["answer"];
+                    serde_json::json!({
+                        "index": r["index"], "name": r["name"].as_str().unwrap_or_else(|| r["command"].as_str().unwrap_or("")),
+                        "matched": r["matched"], "skipped": r["skipped"], "ran": r["ran"],
+                        "exit_code": r["run"]["exit_code"], "signal": r["run"]["signal"], "timed_out": r["run"]["timed_out"],
+                        "duration_ms": r["run"]["duration_ms"], "outcome": answer["outcome"],
+                        "reason": answer["blocking_error"], "failure": answer["failure"],
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut m = Map::new();
+    m.insert("time".into(), now_rfc3339().into());
+    m.insert("event".into(), event.name.clone().into());
+    m.insert(
+        "tool".into(),
+        event
+            .fields
+            .get("tool_name")
+            .cloned()
+            .unwrap_or(Value::Null),
+    );
+    m.insert(
+        "session_id".into(),
+        event
+            .fields
+            .get("session_id")
+            .cloned()
+            .unwrap_or(Value::Null),
+    );
+    m.insert("hooks".into(), Value::Array(hooks));
+    m.insert(
+        "decision".into(),
+        serde_json::to_value(&eval.decision).unwrap_or(Value::Null),
+    );
+    m.insert("exit_code".into(), eval.rendered.exit_code.into());
+    m.insert(
+        "duration_ms".into(),
+        ((took.as_secs_f64() * 1e6).round() / 1e3).into(),
+    );
+    let mut v = Value::Object(m);
+    crate::builtin::redact::Redactor::default_set().value(&mut v);
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
 /// A line that breaks the chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Broken {

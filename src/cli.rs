@@ -64,6 +64,17 @@ pub enum Command {
     ///   hookrun convert .claude/settings.json > hookrun.toml
     ///   hookrun convert hookrun.toml > hooks.json
     Convert(ConvertArgs),
+    /// Run one built-in hook as an ordinary command hook (for Claude Code
+    /// settings and other agents): the event on stdin, the answer on stdout.
+    ///
+    /// Examples:
+    ///   hookrun builtin dangerous-commands
+    ///   hookrun builtin protect-paths --option 'allowed_write_roots=["/work"]'
+    ///   hookrun builtin redact-secrets --mode warn
+    Builtin(BuiltinArgs),
+    /// The audit log.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Print the JSON Schema of hookrun's TOML config, for editors.
     Schema,
     /// Print a shell completion script.
@@ -73,6 +84,45 @@ pub enum Command {
     },
     /// Print the man page (roff).
     Man,
+}
+
+/// Options of `hookrun builtin`.
+#[derive(Debug, Args, Clone)]
+pub struct BuiltinArgs {
+    /// dangerous-commands, protect-paths, redact-secrets or log-tools.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// One option, KEY=VALUE; VALUE is JSON, or else a string. Repeatable.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub option: Vec<String>,
+
+    /// All options as one JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub options: Option<String>,
+
+    /// `warn`: report what it would do, and allow.
+    #[arg(long, value_enum, default_value = "enforce")]
+    pub mode: crate::builtin::Mode,
+
+    /// The event name, when the JSON has no `hook_event_name`.
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+
+    /// As for `run`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub fail_mode: Option<FailMode>,
+}
+
+/// `hookrun audit …`.
+#[derive(Debug, Subcommand, Clone)]
+pub enum AuditCommand {
+    /// Check an audit log's hash chain: any edited, removed, inserted or
+    /// reordered line is found and named.
+    Verify {
+        /// The log file.
+        path: PathBuf,
+    },
 }
 
 /// Options of `hookrun convert`.
@@ -196,6 +246,11 @@ pub struct RunArgs {
     /// why, exit status, duration, answer) to FILE, or to stderr with `-`.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+
+    /// Append one hash-chained JSON line per event to this file (overrides
+    /// `[defaults] audit_log`).
+    #[arg(long, value_name = "PATH")]
+    pub audit_log: Option<PathBuf>,
 
     /// Largest event accepted on stdin, in bytes [default: 67108864].
     #[arg(long, value_name = "BYTES")]

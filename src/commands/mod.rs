@@ -1,6 +1,8 @@
 //! One file per subcommand. Each only wires the pipeline stages together
 //! and hands the result to `output`; none has logic of its own.
 
+pub mod audit;
+pub mod builtin;
 pub mod check;
 pub mod convert;
 pub mod explain;

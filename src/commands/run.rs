@@ -16,6 +16,7 @@ const MAX_DEPTH: u32 = 8;
 /// every problem becomes a message and an exit code.
 #[must_use]
 pub fn execute(args: &RunArgs) -> u8 {
+    let started = std::time::Instant::now();
     let cli_closed = args.fail_mode == Some(FailMode::Closed);
     let config = match load_config(args) {
         Ok(c) => c,
@@ -38,9 +39,20 @@ pub fn execute(args: &RunArgs) -> u8 {
         .and_then(|raw| event::parse(&raw, args.event.as_deref()))
     {
         Ok(e) => e,
-        Err(e) => return fail(&e, config.any_closed),
+        Err(e) => {
+            if let Some(path) = &config.audit_log {
+                // A refused event is an event too: it leaves a line.
+                let mut record = serde_json::Map::new();
+                record.insert("time".into(), crate::audit::now_rfc3339().into());
+                record.insert("error".into(), e.to_string().into());
+                if let Err(why) = crate::audit::append(path, record) {
+                    output::diagnostic(&why);
+                }
+            }
+            return fail(&e, config.any_closed);
+        }
     };
-    match run_event(&config, &event, depth, args.report.as_deref()) {
+    match run_event(&config, &event, depth, args.report.as_deref(), started) {
         Ok(code) => code,
         Err(e) => fail(&e, false),
     }
@@ -68,6 +80,9 @@ fn load_config(args: &RunArgs) -> Result<Config, Error> {
             "warning: no config found (no --config, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings); nothing to run",
         );
     }
+    if let Some(p) = &args.audit_log {
+        config.audit_log = Some(p.clone());
+    }
     if let Some(v) = args.max_event_bytes {
         config.limits.max_event_bytes = v;
     }
@@ -89,8 +104,24 @@ fn run_event(
     event: &Event,
     depth: u32,
     report_path: Option<&std::path::Path>,
+    started: std::time::Instant,
 ) -> Result<u8, Error> {
-    let eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
+    let mut eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
+    if let Some(path) = &config.audit_log {
+        let record = crate::audit::record(config, event, &eval, started.elapsed());
+        if let Err(why) = crate::audit::append(path, record) {
+            // Never lost silently: reported, and a closed guard blocks.
+            output::diagnostic(&why);
+            if config.any_closed {
+                let e = Error::Io {
+                    what: why,
+                    source: std::io::Error::other("audit line not written"),
+                };
+                return Ok(fail(&e, true));
+            }
+            eval.rendered.stderr.push(format!("hookrun: {why}"));
+        }
+    }
     output::emit(&eval.rendered);
     if let Some(path) = report_path {
         if let Err(source) = output::write_report(path, &eval.report(config, event)) {

@@ -1,0 +1,79 @@
+//! `hookrun builtin NAME`: one built-in as an ordinary command hook.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::builtin::Builtin;
+use crate::cli::BuiltinArgs;
+use crate::config::{Action, Config, FailMode, Hook, Origin};
+use crate::error::Error;
+use crate::event;
+use crate::output;
+use crate::pipeline;
+
+/// Runs the built-in on the event on stdin; prints and exits like `run`.
+#[must_use]
+pub fn execute(args: &BuiltinArgs) -> u8 {
+    match run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            let closed = args.fail_mode == Some(FailMode::Closed) && e.blocks_when_closed();
+            output::error(&e.to_string(), closed);
+            if closed { 2 } else { e.exit_code() }
+        }
+    }
+}
+
+fn run(args: &BuiltinArgs) -> Result<u8, Error> {
+    let mut options = match &args.options {
+        Some(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err(Error::Event("--options must be a JSON object".into())),
+        },
+        None => Map::new(),
+    };
+    for pair in &args.option {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(Error::Event(format!("--option `{pair}` is not KEY=VALUE")));
+        };
+        options.insert(
+            k.to_owned(),
+            serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())),
+        );
+    }
+    let builtin =
+        Builtin::new(&args.name, Value::Object(options), args.mode).map_err(Error::Event)?;
+    let raw = event::read_capped(
+        std::io::stdin().lock(),
+        crate::config::Limits::default().max_event_bytes,
+    )?;
+    let event = event::parse(&raw, args.event.as_deref())?;
+    let hook = Hook {
+        name: None,
+        events: vec![event.name.clone()],
+        matcher: None,
+        action: Action::Builtin(Arc::new(builtin)),
+        timeout: None,
+        fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
+        fail_mode_from_on_failure: false,
+        is_async: false,
+        env: Vec::new(),
+        if_rule: None,
+        origin: Origin {
+            file: "(command line)".into(),
+            key: args.name.clone(),
+            line_col: None,
+            plugin_root: None,
+            policy: false,
+        },
+        dedup_key: args.name.clone(),
+    };
+    let config = Config {
+        hooks: vec![hook],
+        ..Config::default()
+    };
+    let eval = pipeline::evaluate(&config, &event, &pipeline::Context::from_env(0))?;
+    output::emit(&eval.rendered);
+    Ok(eval.rendered.exit_code)
+}
