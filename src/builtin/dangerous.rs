@@ -469,9 +469,17 @@ fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
 /// `:(){ :|:& };:` and renamed variants: a function that pipes itself
 /// into itself in the background.
 fn fork_bomb(line: &str) -> Option<String> {
-    let re =
-        fancy_regex::Regex::new(r"([A-Za-z_:][\w:.-]*)\s*\(\s*\)\s*\{\s*\1\s*\|\s*&?\s*\1\s*&")
-            .ok()?;
+    static RE: std::sync::OnceLock<Option<fancy_regex::Regex>> = std::sync::OnceLock::new();
+    // Cheap pre-check: every fork bomb defines a function.
+    if !line.contains('(') || !line.contains('{') {
+        return None;
+    }
+    let re = RE
+        .get_or_init(|| {
+            fancy_regex::Regex::new(r"([A-Za-z_:][\w:.-]*)\s*\(\s*\)\s*\{\s*\1\s*\|\s*&?\s*\1\s*&")
+                .ok()
+        })
+        .as_ref()?;
     re.is_match(line)
         .unwrap_or(false)
         .then(|| "a fork bomb".to_owned())
