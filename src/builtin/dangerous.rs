@@ -176,6 +176,26 @@ impl DangerousCommands {
         };
         let prog = program(first);
         let args = &argv[1..];
+        // `bash <(curl …)`, `sh -c "$(curl …)"`: a download fed to a shell.
+        if self.builtin_rules
+            && (SHELLS.contains(&prog.as_str())
+                || INTERPRETERS.contains(&prog.as_str())
+                || prog == "eval")
+        {
+            for sub in &cmd.substitutions {
+                let downloads = shell::parse(sub).iter().flatten().any(|c| {
+                    unwrap(&c.words)
+                        .first()
+                        .is_some_and(|p| DOWNLOADERS.contains(&program(p).as_str()))
+                });
+                if downloads {
+                    return Some(format!(
+                        "a download (`{}`) run by `{prog}` runs code from the network unseen",
+                        sub.trim()
+                    ));
+                }
+            }
+        }
         // Code run by a shell or `eval`: look inside.
         if SHELLS.contains(&prog.as_str()) || prog == "eval" {
             let script = if prog == "eval" {

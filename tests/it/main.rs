@@ -3,6 +3,7 @@
 mod support;
 
 mod bad_input;
+mod builtins;
 mod check;
 mod config_errors;
 mod convert;
