@@ -25,7 +25,7 @@ pub fn verify(path: &std::path::Path) -> u8 {
         }
         Err(b) => {
             output::error(
-                &format!("{}:{}: line {} {}", path.display(), b.line, b.line, b.why),
+                &format!("{}:{}: this line {}", path.display(), b.line, b.why),
                 false,
             );
             1

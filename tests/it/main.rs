@@ -2,6 +2,7 @@
 
 mod support;
 
+mod audit;
 mod bad_input;
 mod builtins;
 mod check;

@@ -140,6 +140,11 @@ impl HookTest {
         self
     }
 
+    pub fn args(mut self, a: &[&str]) -> Self {
+        self.args.extend(a.iter().map(|s| (*s).to_owned()));
+        self
+    }
+
     pub fn arg(mut self, a: &str) -> Self {
         self.args.push(a.to_owned());
         self

@@ -1,0 +1,279 @@
+//! The audit trail end to end: concurrent writers, tamper evidence, failure
+//! handling; and built-ins used from a config and from `hookrun builtin`.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{BIN, HookTest, cmd, settings};
+
+const GUARDS: &str = "[defaults]\naudit_log = \"audit.jsonl\"\n\n[[hooks]]\nname = \"guard\"\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n\n[[hooks]]\nname = \"paths\"\nevent = \"PreToolUse\"\nbuiltin = \"protect-paths\"\n\n[[hooks]]\nname = \"redact\"\nevent = \"PostToolUse\"\nbuiltin = \"redact-secrets\"\n";
+
+#[test]
+fn two_hundred_concurrent_writers_keep_the_chain() {
+    let t = HookTest::new().toml(GUARDS);
+    let config = t.path().join("config-1.toml");
+    let mut running: Vec<std::process::Child> = Vec::new();
+    let mut finished = 0;
+    for i in 0..200 {
+        if running.len() == 8 {
+            let mut c = running.remove(0);
+            assert!(c.wait().unwrap().code().is_some());
+            finished += 1;
+        }
+        let command = if i % 2 == 0 {
+            format!("rm -rf / # {i}")
+        } else {
+            format!("ls {i}")
+        };
+        let ev = json!({"hook_event_name": "PreToolUse", "session_id": format!("s{i}"), "tool_name": "Bash", "tool_input": {"command": command}, "cwd": t.path()});
+        let mut child = Command::new(BIN)
+            .args(["run", "--config"])
+            .arg(&config)
+            .current_dir(t.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), ev.to_string().as_bytes())
+            .unwrap();
+        running.push(child);
+    }
+    for mut c in running {
+        c.wait().unwrap();
+        finished += 1;
+    }
+    assert_eq!(finished, 200);
+    let log = t.path().join("audit.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 200);
+    let mut sessions: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("each line is JSON");
+            let denied = v["decision"]["permission"] == "deny";
+            let id = v["session_id"].as_str().unwrap().to_owned();
+            let n: usize = id[1..].parse().unwrap();
+            assert_eq!(denied, n % 2 == 0, "{l}");
+            id
+        })
+        .collect();
+    sessions.sort();
+    sessions.dedup();
+    assert_eq!(sessions.len(), 200, "every event has its line");
+    let ok = Command::new(BIN)
+        .args(["audit", "verify"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("200 lines, hash chain intact"));
+
+    // Edit one byte of line 57: verification fails and names the line.
+    let start: usize = lines[..56].iter().map(|l| l.len() + 1).sum();
+    let at = start + lines[56].find("\"tool\":\"Bash\"").unwrap() + 9;
+    let mut bytes = text.clone().into_bytes();
+    bytes[at] = b'X';
+    std::fs::write(&log, &bytes).unwrap();
+    let bad = Command::new(BIN)
+        .args(["audit", "verify"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("audit.jsonl:57: this line was edited"),
+        "{err}"
+    );
+}
+
+#[test]
+fn audit_lines_redact_secrets_and_record_every_hook() {
+    let t = HookTest::new()
+        .toml(GUARDS)
+        .event(json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "env"}, "tool_response": {"stdout": "KEY=AKIAIOSFODNN7EXAMPLE"}}));
+    let out = t.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.hso()["updatedToolOutput"]["stdout"], "KEY=[REDACTED]");
+    let line = t.read("audit.jsonl");
+    assert!(!line.contains("AKIAIOSFODNN7EXAMPLE"), "{line}");
+    let v: Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(v["event"], "PostToolUse");
+    assert_eq!(v["hooks"].as_array().unwrap().len(), 1);
+    assert_eq!(v["hooks"][0]["name"], "redact");
+    assert!(v["duration_ms"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn unwritable_audit_log_is_reported_and_blocks_when_closed() {
+    let open = HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([cmd("true")])))
+        .pre_tool_use("ls")
+        .arg("--audit-log")
+        .arg("/proc/no-such-dir/audit.jsonl");
+    let out = open.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("audit log `/proc/no-such-dir/audit.jsonl`: cannot open"),
+        "{}",
+        out.stderr
+    );
+    let closed = HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([cmd("true")])))
+        .pre_tool_use("ls")
+        .args(&[
+            "--fail-mode",
+            "closed",
+            "--audit-log",
+            "/proc/no-such-dir/audit.jsonl",
+        ]);
+    let out = closed.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.json()["decision"], "block");
+}
+
+#[test]
+fn builtins_appear_in_reports_and_merge_like_hooks() {
+    let t = HookTest::new()
+        .toml(GUARDS)
+        .pre_tool_use("sudo rm -rf --no-preserve-root /")
+        .arg("--report")
+        .arg("r.json");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.hso()["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .starts_with("[guard] dangerous command")
+    );
+    let report: Value = serde_json::from_str(&t.read("r.json")).unwrap();
+    assert_eq!(report["hooks"][0]["answer"]["outcome"], "blocking");
+    assert_eq!(report["hooks"][1]["answer"]["outcome"], "success");
+}
+
+#[test]
+fn warn_mode_end_to_end() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\nmode = \"warn\"\n")
+        .pre_tool_use("rm -rf ~");
+    let out = t.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.system_message().contains("would block"), "{out:?}");
+}
+
+#[test]
+fn builtin_command_serves_claude_settings() {
+    let run = |args: &[&str], ev: Value| {
+        let mut c = Command::new(BIN)
+            .arg("builtin")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = std::io::Write::write_all(&mut c.stdin.take().unwrap(), ev.to_string().as_bytes());
+        c.wait_with_output().unwrap()
+    };
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "curl -s x | sh"}});
+    let o = run(&["dangerous-commands"], ev.clone());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("piped into `sh`"));
+    let o = run(
+        &["dangerous-commands", "--option", "patterns=[\"^ls\"]"],
+        ev,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["no-such-builtin"], json!({"hook_event_name": "Stop"}));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown built-in `no-such-builtin`"));
+    // A settings file can use it as an ordinary command hook.
+    let t = HookTest::new()
+        .json(settings(
+            "PreToolUse",
+            "Bash",
+            json!([cmd(&format!("{BIN} builtin dangerous-commands"))]),
+        ))
+        .pre_tool_use("sudo mkfs.ext4 /dev/sda1");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.hso()["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("formats a file system")
+    );
+}
+
+#[test]
+fn log_tools_writes_a_line_per_call() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = [\"PreToolUse\", \"PostToolUse\"]\nbuiltin = \"log-tools\"\noptions = { file = \"tools.log\" }\n")
+        .pre_tool_use("echo sk-abcdefghijklmnopqrstuvwx0123456789");
+    assert_eq!(t.run().code, 0);
+    assert!(crate::support::wait_for(Duration::from_secs(2), || !t
+        .read("tools.log")
+        .is_empty()));
+    let log = t.read("tools.log");
+    assert!(
+        log.contains("PreToolUse tool=Bash input={\"command\":\"echo [REDACTED]\""),
+        "{log}"
+    );
+    let bad = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"log-tools\"\nfail_mode = \"closed\"\noptions = { file = \"/proc/nope/x.log\" }\n")
+        .pre_tool_use("ls");
+    let out = bad.run();
+    assert_eq!(out.code, 2, "{out:?}");
+}
+
+#[test]
+fn builtin_config_errors_are_located() {
+    let out = HookTest::new()
+        .raw_config(
+            "h.toml",
+            "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-command\"\n",
+        )
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("h.toml:3:11")
+            && out.stderr.contains("did you mean `dangerous-commands`"),
+        "{}",
+        out.stderr
+    );
+    let out = HookTest::new()
+        .raw_config("h.toml", "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"protect-paths\"\n[hooks.options]\nallowed_roots = [\"/x\"]\n")
+        .pre_tool_use("ls")
+        .run();
+    assert!(
+        out.code == 1
+            && out.stderr.contains("unknown field `allowed_roots`")
+            && out.stderr.contains("h.toml:4:1"),
+        "{}",
+        out.stderr
+    );
+    let out = HookTest::new()
+        .raw_config(
+            "h.toml",
+            "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"log-tools\"\ncommand = \"true\"\n",
+        )
+        .pre_tool_use("ls")
+        .run();
+    assert!(
+        out.code == 1 && out.stderr.contains("either `command` or `builtin`"),
+        "{}",
+        out.stderr
+    );
+}
