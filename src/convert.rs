@@ -213,8 +213,24 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
     }
     let mut events: Map<String, Value> = Map::new();
     for hook in &config.hooks {
-        let crate::config::Action::Command { command, args } = &hook.action else {
-            continue;
+        let (command, args) = match &hook.action {
+            crate::config::Action::Command { command, args } => (command.clone(), args.clone()),
+            // A built-in becomes `hookrun builtin NAME`, which runs the same
+            // rules as an ordinary command hook.
+            crate::config::Action::Builtin(b) => {
+                let mut line = format!("hookrun builtin {}", b.name);
+                if b.options.as_object().is_some_and(|o| !o.is_empty()) {
+                    line.push_str(&format!(" --options {}", shell_quote(&b.options.to_string())));
+                }
+                if b.mode == crate::builtin::Mode::Warn {
+                    line.push_str(" --mode warn");
+                }
+                (line, None)
+            }
+            crate::config::Action::Unsupported { kind } => {
+                warnings.push(format!("`{}`: a {kind} cannot be expressed: not converted", hook.origin.key));
+                continue;
+            }
         };
         if !hook.env.is_empty() {
             warnings.push(format!(
@@ -225,7 +241,7 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
         }
         let mut h = Map::new();
         h.insert("type".into(), "command".into());
-        h.insert("command".into(), command.clone().into());
+        h.insert("command".into(), command.into());
         if let Some(a) = args {
             h.insert("args".into(), json!(a));
         }
@@ -289,6 +305,11 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
         text: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
         warnings,
     })
+}
+
+/// Quotes a string for `/bin/sh`.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// Seconds as an integer when they are whole, so `10` stays `10`, not `10.0`.
