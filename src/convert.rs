@@ -220,7 +220,10 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
             crate::config::Action::Builtin(b) => {
                 let mut line = format!("hookrun builtin {}", b.name);
                 if b.options.as_object().is_some_and(|o| !o.is_empty()) {
-                    line.push_str(&format!(" --options {}", shell_quote(&b.options.to_string())));
+                    line.push_str(&format!(
+                        " --options {}",
+                        shell_quote(&b.options.to_string())
+                    ));
                 }
                 if b.mode == crate::builtin::Mode::Warn {
                     line.push_str(" --mode warn");
@@ -228,7 +231,10 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
                 (line, None)
             }
             crate::config::Action::Unsupported { kind } => {
-                warnings.push(format!("`{}`: a {kind} cannot be expressed: not converted", hook.origin.key));
+                warnings.push(format!(
+                    "`{}`: a {kind} cannot be expressed: not converted",
+                    hook.origin.key
+                ));
                 continue;
             }
         };

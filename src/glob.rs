@@ -50,6 +50,37 @@ pub fn path_glob(pattern: &str, path: &str) -> bool {
     }
 }
 
+/// A path glob split into components once, for repeated matching.
+#[derive(Debug, Clone)]
+pub struct PathGlob {
+    anchored: bool,
+    comps: Vec<String>,
+}
+
+impl PathGlob {
+    #[must_use]
+    pub fn new(pattern: &str) -> Self {
+        let comps: Vec<String> = pattern
+            .split('/')
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let anchored = pattern.starts_with('/') || comps.first().is_some_and(|c| c == "**");
+        PathGlob { anchored, comps }
+    }
+
+    /// Matches a path already split into components.
+    #[must_use]
+    pub fn matches(&self, path: &[&str]) -> bool {
+        let pat: Vec<&str> = self.comps.iter().map(String::as_str).collect();
+        if self.anchored {
+            components(&pat, path)
+        } else {
+            (0..=path.len()).any(|i| components(&pat, &path[i..]))
+        }
+    }
+}
+
 fn components(pat: &[&str], comps: &[&str]) -> bool {
     match pat.split_first() {
         None => comps.is_empty(),

@@ -180,23 +180,39 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
             }
         })
         .collect();
-    let runs = run_specs(&specs, event, config)?;
+    // Built-ins run in-process while the command hooks run.
+    let builtins = || -> Vec<Option<(HookRun, Answer)>> {
+        selected
+            .iter()
+            .map(|sel| {
+                let hook = &config.hooks[sel.hook];
+                match (&sel.not_run, &hook.action) {
+                    (None, Action::Builtin(b)) => Some(run_builtin(
+                        b,
+                        &hook.display_name(),
+                        event,
+                        Path::new(&ctx.project_dir),
+                    )),
+                    _ => None,
+                }
+            })
+            .collect()
+    };
+    let (mut runs, builtin_results) = run_specs(&specs, event, config, builtins)?;
 
-    let mut runs = runs;
     let answers: Vec<Answer> = selected
         .iter()
         .zip(runs.iter_mut())
-        .map(|(sel, run)| {
+        .zip(builtin_results)
+        .map(|((sel, run), builtin)| {
             let hook = &config.hooks[sel.hook];
-            let mut a = match (&sel.not_run, &hook.action) {
+            let mut a = match (&sel.not_run, builtin) {
                 (Some(why), _) => not_run_answer(why),
-                (None, Action::Builtin(b)) => {
-                    let (r, a) =
-                        run_builtin(b, &hook.display_name(), event, Path::new(&ctx.project_dir));
+                (None, Some((r, a))) => {
                     *run = r;
                     a
                 }
-                (None, _) => answer::classify(&event.name, &hook.label(), run),
+                (None, None) => answer::classify(&event.name, &hook.label(), run),
             };
             if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
                 *seconds = timeout_of(hook, event)
@@ -251,18 +267,19 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
 /// Runs the sync hooks concurrently inside a small runtime that also
 /// watches for SIGINT and SIGTERM: on either, every running hook group is
 /// terminated before hookrun exits.
-fn run_specs(
+fn run_specs<T>(
     specs: &[Option<ExecSpec>],
     event: &Event,
     config: &Config,
-) -> Result<Vec<HookRun>, Error> {
+    meanwhile: impl FnOnce() -> T,
+) -> Result<(Vec<HookRun>, T), Error> {
     let to_run: Vec<ExecSpec> = specs.iter().flatten().cloned().collect();
     let limits = ExecLimits {
         max_output_bytes: config.limits.max_output_bytes,
         leak_grace: config.limits.leak_grace,
     };
-    let mut results = if to_run.is_empty() {
-        Vec::new()
+    let (results, extra) = if to_run.is_empty() {
+        (Vec::new(), meanwhile())
     } else {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -275,13 +292,13 @@ fn run_specs(
             let mut term = signal(SignalKind::terminate()).ok();
             let mut int = signal(SignalKind::interrupt()).ok();
             tokio::select! {
-                runs = exec::run_all(to_run, input, limits, &live) => Ok(runs),
+                done = exec::run_all(to_run, input, limits, &live, meanwhile) => Ok(done),
                 () = recv(&mut term) => Err(("SIGTERM", 15)),
                 () = recv(&mut int) => Err(("SIGINT", 2)),
             }
         });
         match outcome {
-            Ok(runs) => runs,
+            Ok(done) => done,
             Err((name, signal)) => {
                 live.signal_all(exec::unix::Sig::SIGTERM);
                 std::thread::sleep(Duration::from_millis(100));
@@ -290,15 +307,16 @@ fn run_specs(
                 return Err(Error::Interrupted { name, signal });
             }
         }
-    }
-    .into_iter();
-    Ok(specs
+    };
+    let mut results = results.into_iter();
+    let runs = specs
         .iter()
         .map(|spec| match spec {
             Some(_) => results.next().unwrap_or_else(placeholder_run),
             None => placeholder_run(),
         })
-        .collect())
+        .collect();
+    Ok((runs, extra))
 }
 
 async fn recv(sig: &mut Option<tokio::signal::unix::Signal>) {

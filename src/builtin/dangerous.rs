@@ -232,7 +232,7 @@ impl DangerousCommands {
 
 /// The program name: basename, lowercased (`/bin/RM` is `rm`).
 fn program(word: &str) -> String {
-    word.rsplit('/').next().unwrap_or(word).to_lowercase()
+    word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase()
 }
 
 /// Strips leading assignments and wrappers (`sudo -u x`, `env A=1 -i`,
@@ -486,21 +486,32 @@ fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
     Some(format!("`{prog}` overwrites `{target}`"))
 }
 
-/// `:(){ :|:& };:` and renamed variants: a function that pipes itself
-/// into itself in the background.
+/// `:(){ :|:& };:` and renamed variants: a function whose body pipes
+/// itself into itself in the background. Checked on the text without
+/// blanks, so spacing does not matter; no regex, so no start-up cost.
 fn fork_bomb(line: &str) -> Option<String> {
-    static RE: std::sync::OnceLock<Option<fancy_regex::Regex>> = std::sync::OnceLock::new();
-    // Cheap pre-check: every fork bomb defines a function.
-    if !line.contains('(') || !line.contains('{') {
+    if !line.contains('(') {
         return None;
     }
-    let re = RE
-        .get_or_init(|| {
-            fancy_regex::Regex::new(r"([A-Za-z_:][\w:.-]*)\s*\(\s*\)\s*\{\s*\1\s*\|\s*&?\s*\1\s*&")
-                .ok()
-        })
-        .as_ref()?;
-    re.is_match(line)
-        .unwrap_or(false)
-        .then(|| "a fork bomb".to_owned())
+    let s: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '.' | '-');
+    let mut from = 0;
+    while let Some(i) = s[from..].find("(){").map(|i| i + from) {
+        let name_start = s[..i]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_name(*c))
+            .last()
+            .map_or(i, |(j, _)| j);
+        let name = &s[name_start..i];
+        let body = &s[i + 3..];
+        if !name.is_empty()
+            && (body.starts_with(&format!("{name}|{name}&"))
+                || body.starts_with(&format!("{name}|&{name}&")))
+        {
+            return Some("a fork bomb".to_owned());
+        }
+        from = i + 3;
+    }
+    None
 }

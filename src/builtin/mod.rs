@@ -190,9 +190,10 @@ impl Builtin {
     /// directory (traversal and relative roots).
     #[must_use]
     pub fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
-        let tool = event.str_field("tool_name").to_lowercase();
+        let tool = event.str_field("tool_name").to_ascii_lowercase();
         let guard_event = matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest");
-        let input = event.tool_input().cloned().unwrap_or_default();
+        let empty = Map::new();
+        let input = event.tool_input().unwrap_or(&empty);
         match &self.kind {
             Kind::DangerousCommands(rules) => {
                 let top = event.fields.get("command");
@@ -235,7 +236,7 @@ impl Builtin {
                 } else {
                     project.join(cwd)
                 };
-                for p in paths_of(&tool, &input) {
+                for p in paths_of(&tool, input) {
                     if let Some(why) = rules.check(&p, access, &cwd, project) {
                         return Verdict::Deny(why);
                     }

@@ -64,11 +64,11 @@ pub struct Options {
     pub deny_traversal: Option<bool>,
 }
 
-/// The compiled rules.
+/// The compiled rules: globs expanded (`~/`) and split once, at load.
 #[derive(Debug)]
 pub struct ProtectPaths {
-    deny: Vec<String>,
-    write_deny: Vec<String>,
+    deny: Vec<(String, crate::glob::PathGlob)>,
+    write_deny: Vec<(String, crate::glob::PathGlob)>,
     roots: Option<Vec<String>>,
     deny_traversal: bool,
 }
@@ -88,9 +88,18 @@ impl ProtectPaths {
         deny.extend(o.extra_deny);
         let mut write_deny = o.write_deny.unwrap_or_else(|| owned(WRITE_DENY));
         write_deny.extend(o.extra_write_deny);
+        let home = home();
+        let compile = |v: Vec<String>| -> Vec<(String, crate::glob::PathGlob)> {
+            v.into_iter()
+                .map(|g| {
+                    let compiled = crate::glob::PathGlob::new(&expand(&g, &home));
+                    (g, compiled)
+                })
+                .collect()
+        };
         ProtectPaths {
-            deny,
-            write_deny,
+            deny: compile(deny),
+            write_deny: compile(write_deny),
             roots: o.allowed_write_roots,
             deny_traversal: o.deny_traversal.unwrap_or(true),
         }
@@ -103,25 +112,26 @@ impl ProtectPaths {
         let home = home();
         let resolved = resolve(raw, cwd, &home);
         let shown = resolved.display().to_string();
+        let comps: Vec<&str> = shown.split('/').filter(|c| !c.is_empty()).collect();
         let verb = if access == Access::Read {
             "read"
         } else {
             "write"
         };
-        for g in &self.deny {
-            if glob(&expand(g, &home), &shown) {
-                return Some(format!(
-                    "{verb} of a sensitive path: `{raw}` (matches `{g}`)"
-                ));
-            }
+        if let Some((g, _)) = self.deny.iter().find(|(_, glob)| glob.matches(&comps)) {
+            return Some(format!(
+                "{verb} of a sensitive path: `{raw}` (matches `{g}`)"
+            ));
         }
         if access == Access::Write {
-            for g in &self.write_deny {
-                if glob(&expand(g, &home), &shown) {
-                    return Some(format!(
-                        "write to a sensitive path: `{raw}` (matches `{g}`)"
-                    ));
-                }
+            if let Some((g, _)) = self
+                .write_deny
+                .iter()
+                .find(|(_, glob)| glob.matches(&comps))
+            {
+                return Some(format!(
+                    "write to a sensitive path: `{raw}` (matches `{g}`)"
+                ));
             }
         }
         let uses_dotdot = Path::new(raw)
@@ -183,25 +193,39 @@ pub fn resolve(raw: &str, cwd: &Path, home: &Path) -> PathBuf {
             _ => {}
         }
     }
-    // Follow symlinks on the part that exists; keep the rest as written.
-    let mut existing = lexical.clone();
-    let mut rest = Vec::new();
-    while !existing.exists() {
-        match existing.file_name() {
-            Some(n) => rest.push(n.to_owned()),
-            None => break,
+    // Follow symlinks on the part that exists (one `lstat` per existing
+    // component); the rest cannot be a symlink and is kept as written.
+    let mut out = PathBuf::from("/");
+    let mut comps = lexical.components().skip(1).peekable();
+    let mut hops = 0;
+    while let Some(c) = comps.next() {
+        out.push(c);
+        match std::fs::symlink_metadata(&out) {
+            Ok(m) if m.file_type().is_symlink() && hops < 40 => {
+                hops += 1;
+                if let Ok(target) = std::fs::read_link(&out) {
+                    out.pop();
+                    let joined = out.join(target);
+                    let rest: PathBuf = comps.collect();
+                    return resolve_hops(&joined.join(rest), home, hops);
+                }
+            }
+            Ok(_) => {}
+            Err(_) => {
+                out.extend(comps);
+                return out;
+            }
         }
-        existing.pop();
-    }
-    let mut out = std::fs::canonicalize(&existing).unwrap_or(existing);
-    for n in rest.into_iter().rev() {
-        out.push(n);
     }
     out
 }
 
-fn glob(pattern: &str, path: &str) -> bool {
-    crate::glob::path_glob(pattern, path)
+/// Re-resolves after a symlink, bounding the number of hops (loops).
+fn resolve_hops(p: &Path, home: &Path, hops: usize) -> PathBuf {
+    if hops >= 40 {
+        return p.to_path_buf();
+    }
+    resolve(&p.display().to_string(), Path::new("/"), home)
 }
 
 #[cfg(test)]

@@ -101,17 +101,17 @@ impl Lexer {
             }
         }
         let c = self.peek(0)?;
-        let two: String = [Some(c), self.peek(1)].iter().flatten().collect();
+        let next = self.peek(1);
         match c {
             '\n' | ';' | '(' | ')' => {
-                self.i += if two == ";;" { 2 } else { 1 };
+                self.i += if c == ';' && next == Some(';') { 2 } else { 1 };
                 return Some(Token::End);
             }
-            '&' if two == "&&" => {
+            '&' if next == Some('&') => {
                 self.i += 2;
                 return Some(Token::End);
             }
-            '&' if two == "&>" => {
+            '&' if next == Some('>') => {
                 self.i += if self.peek(2) == Some('>') { 3 } else { 2 };
                 return Some(Token::Redirect("&>".into()));
             }
@@ -119,12 +119,12 @@ impl Lexer {
                 self.i += 1;
                 return Some(Token::End);
             }
-            '|' if two == "||" => {
+            '|' if next == Some('|') => {
                 self.i += 2;
                 return Some(Token::End);
             }
             '|' => {
-                self.i += if two == "|&" { 2 } else { 1 };
+                self.i += if next == Some('&') { 2 } else { 1 };
                 return Some(Token::Pipe);
             }
             '<' | '>' if self.peek(1) == Some('(') => {}

@@ -100,13 +100,17 @@ impl HookRun {
     }
 }
 
-/// Runs every spec at once and returns the runs in the order given.
-pub async fn run_all(
+/// Runs every spec at once and returns the runs in the order given, with
+/// the result of `meanwhile`, which runs once every hook has been started:
+/// in-process work (built-in hooks) overlaps the hooks instead of adding
+/// to the event's latency.
+pub async fn run_all<T>(
     specs: Vec<ExecSpec>,
     input: Arc<[u8]>,
     limits: ExecLimits,
     live: &LiveGroups,
-) -> Vec<HookRun> {
+    meanwhile: impl FnOnce() -> T,
+) -> (Vec<HookRun>, T) {
     let mut set = tokio::task::JoinSet::new();
     let count = specs.len();
     for (i, spec) in specs.into_iter().enumerate() {
@@ -114,19 +118,24 @@ pub async fn run_all(
         let live = live.clone();
         set.spawn(async move { (i, run_one(spec, input, limits, &live).await) });
     }
+    // Let every task run to its first await: each child is spawned by then.
+    tokio::task::yield_now().await;
+    let extra = meanwhile();
     let mut runs: Vec<Option<HookRun>> = vec![None; count];
     while let Some(joined) = set.join_next().await {
         if let Ok((i, run)) = joined {
             runs[i] = Some(run);
         }
     }
-    runs.into_iter()
+    let runs = runs
+        .into_iter()
         .map(|r| {
             r.unwrap_or_else(|| {
                 HookRun::spawn_failed("the hook's task ended abnormally".into(), Instant::now())
             })
         })
-        .collect()
+        .collect();
+    (runs, extra)
 }
 
 fn command_for(spec: &ExecSpec) -> Command {

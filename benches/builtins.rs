@@ -1,0 +1,55 @@
+//! Steady-state cost of the built-in hooks, next to the cost of spawning a
+//! `true` hook the way hookrun does (`/bin/sh -c true`), in the same run.
+//!
+//!     cargo bench --bench builtins
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hookrun::builtin::{Builtin, Mode};
+
+fn event(json: &str) -> hookrun::event::Event {
+    hookrun::event::parse(json.as_bytes(), None).expect("event")
+}
+
+fn builtins(c: &mut Criterion) {
+    let shell = event(
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd src && FOO=1 git status && rm -rf ./build | tee log.txt"}}"#,
+    );
+    let write = event(
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Write","cwd":"/tmp","tool_input":{"file_path":"src/main.rs","content":"fn main() {}"}}"#,
+    );
+    let post = event(
+        r#"{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},"tool_response":{"stdout":"total 8\ndrwxr-xr-x 2 u u 4096 .\n","stderr":""}}"#,
+    );
+    let dangerous =
+        Builtin::new("dangerous-commands", serde_json::Value::Null, Mode::Enforce).unwrap();
+    let paths = Builtin::new("protect-paths", serde_json::Value::Null, Mode::Enforce).unwrap();
+    let redact = Builtin::new("redact-secrets", serde_json::Value::Null, Mode::Enforce).unwrap();
+    let project = Path::new("/tmp");
+    c.bench_function("builtin dangerous-commands", |b| {
+        b.iter(|| dangerous.evaluate(black_box(&shell), project))
+    });
+    c.bench_function("builtin protect-paths", |b| {
+        b.iter(|| paths.evaluate(black_box(&write), project))
+    });
+    c.bench_function("builtin redact-secrets", |b| {
+        b.iter(|| redact.evaluate(black_box(&post), project))
+    });
+    c.bench_function("spawn /bin/sh -c true", |b| {
+        b.iter(|| {
+            std::process::Command::new("/bin/sh")
+                .args(["-c", "true"])
+                .status()
+                .expect("sh")
+        });
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(3));
+    targets = builtins
+}
+criterion_main!(benches);
