@@ -34,7 +34,14 @@ struct TomlHook {
     event: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     matcher: Option<String>,
-    command: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    builtin: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<toml::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     args: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -175,14 +182,18 @@ fn handler_to_toml(
             .filter_map(|v| v.as_str().map(str::to_owned))
             .collect()
     });
+    let builtin = builtin_of(command);
     Some(TomlHook {
+        builtin: builtin.as_ref().map(|b| b.0.clone()),
+        mode: builtin.as_ref().and_then(|b| b.2.clone()),
+        options: builtin.as_ref().and_then(|b| b.1.clone()),
         name: h
             .get("statusMessage")
             .and_then(Value::as_str)
             .map(str::to_owned),
         event: event.to_owned(),
         matcher,
-        command: command.to_owned(),
+        command: builtin.is_none().then(|| command.to_owned()),
         args,
         timeout: timeout.map(|t| match whole(t) {
             Some(i) => toml::Value::Integer(i),
@@ -311,6 +322,51 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
         text: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
         warnings,
     })
+}
+
+/// `hookrun builtin NAME [--options JSON] [--option K=V]... [--mode M]`,
+/// read back into a built-in hook: (name, options, mode). Anything else on
+/// the line keeps it an ordinary command.
+pub fn builtin_of(command: &str) -> Option<(String, Option<toml::Value>, Option<String>)> {
+    let pipelines = crate::builtin::shell::parse(command);
+    let [pipeline] = pipelines.as_slice() else {
+        return None;
+    };
+    let [cmd] = pipeline.as_slice() else {
+        return None;
+    };
+    if !cmd.redirects.is_empty() || !cmd.substitutions.is_empty() {
+        return None;
+    }
+    let mut words = cmd.words.iter();
+    if words.next()?.rsplit('/').next()? != "hookrun" || words.next()? != "builtin" {
+        return None;
+    }
+    let name = words.next()?.clone();
+    let mut options = serde_json::Map::new();
+    let mut mode = None;
+    while let Some(flag) = words.next() {
+        let value = words.next()?;
+        match flag.as_str() {
+            "--options" => match serde_json::from_str(value).ok()? {
+                Value::Object(m) => options.extend(m),
+                _ => return None,
+            },
+            "--option" => {
+                let (k, v) = value.split_once('=')?;
+                options.insert(
+                    k.to_owned(),
+                    serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())),
+                );
+            }
+            "--mode" => mode = Some(value.clone()),
+            _ => return None,
+        }
+    }
+    let options = (!options.is_empty())
+        .then(|| toml::Value::try_from(Value::Object(options)).ok())
+        .flatten();
+    Some((name, options, mode.filter(|m| m != "enforce")))
 }
 
 /// Quotes a string for `/bin/sh`.

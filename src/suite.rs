@@ -11,6 +11,8 @@
 //! event = { hook_event_name = "PreToolUse", tool_name = "Bash", tool_input = { command = "rm -rf /" } }
 //! files = { "notes.txt" = "fixture" } # written into the case's temporary cwd
 //! expect = { decision = "deny", reason = "root|home", ran = ["guard-rm"] }
+//! # also: contexts, updated_input, updated_tool_output, not_ran, continue,
+//! # exit_code, system_message
 //! ```
 
 use std::collections::BTreeMap;
@@ -77,6 +79,9 @@ pub struct Expect {
     pub contexts: Option<Vec<String>>,
     /// The rewritten tool input, exactly.
     pub updated_input: Option<toml::Table>,
+    /// The rewritten tool output (`updatedToolOutput` or
+    /// `updatedMCPToolOutput`), exactly.
+    pub updated_tool_output: Option<toml::Value>,
     /// Hooks (by name or command) that must have run / must not have run.
     pub ran: Option<Vec<String>>,
     pub not_ran: Option<Vec<String>>,
@@ -225,6 +230,18 @@ pub fn compare(expect: &Expect, seen: &Observed<'_>) -> Vec<String> {
         let got = d.updated_input.clone().map_or(Value::Null, Value::Object);
         if want != got {
             diffs.push(format!("updated_input: expected {want}, got {got}"));
+        }
+    }
+    if let Some(want) = &expect.updated_tool_output {
+        let want = serde_json::to_value(want).unwrap_or(Value::Null);
+        let got = d
+            .specific
+            .get("updatedToolOutput")
+            .or_else(|| d.specific.get("updatedMCPToolOutput"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        if want != got {
+            diffs.push(format!("updated_tool_output: expected {want}, got {got}"));
         }
     }
     let ran = |name: &str| seen.ran.iter().any(|(n, c)| n == name || c == name);

@@ -31,9 +31,9 @@ fn semantics(c: &Config) -> Vec<String> {
                 .filter(|e| hookrun::events::info(e).is_some())
                 .map(move |e| {
                     let what = format!(
-                        "{:?} {:?} {:?} {:?} {} {:?} {:?}",
+                        "{:?} {} {:?} {:?} {} {:?} {:?}",
                         h.matcher.as_ref().map(|m| m.pattern()),
-                        h.action,
+                        action_of(&h.action),
                         h.timeout,
                         h.fail_mode,
                         h.is_async,
@@ -46,6 +46,35 @@ fn semantics(c: &Config) -> Vec<String> {
         .collect();
     rows.sort_by(|a, b| a.0.cmp(&b.0));
     rows.into_iter().map(|(e, w)| format!("{e}: {w}")).collect()
+}
+
+/// A built-in and `hookrun builtin NAME …` run the same rules: both read
+/// as `builtin NAME OPTIONS MODE`.
+fn action_of(action: &Action) -> String {
+    match action {
+        Action::Builtin(b) => {
+            let options = b
+                .options
+                .as_object()
+                .is_some_and(|o| !o.is_empty())
+                .then(|| b.options.to_string());
+            format!("builtin {} {options:?} {:?}", b.name, b.mode)
+        }
+        Action::Command {
+            command,
+            args: None,
+        } if hookrun::convert::builtin_of(command).is_some() => {
+            let (name, options, mode) = hookrun::convert::builtin_of(command).unwrap();
+            let options = options.map(|o| serde_json::to_value(o).unwrap().to_string());
+            let mode = if mode.as_deref() == Some("warn") {
+                "Warn"
+            } else {
+                "Enforce"
+            };
+            format!("builtin {name} {options:?} {mode}")
+        }
+        other => format!("{other:?}"),
+    }
 }
 
 fn convert(path: &Path, out: &Path) -> String {

@@ -36,7 +36,7 @@ fn without_durations(text: &str) -> String {
 fn example_suite_passes() {
     let (code, stdout, _) = hookrun_test(&["examples/"]);
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.ends_with("5 passed, 0 failed\n"), "{stdout}");
+    assert!(stdout.ends_with("9 passed, 0 failed\n"), "{stdout}");
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn junit_output_parses_as_xml() {
         "examples/hooks.test.toml",
     ]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("6 passed, 4 failed"), "{stderr}");
+    assert!(stderr.contains("10 passed, 4 failed"), "{stderr}");
     let mut reader = quick_xml::Reader::from_str(&stdout);
     let (mut cases, mut failures, mut suites) = (0, 0, 0);
     loop {
@@ -81,7 +81,7 @@ fn junit_output_parses_as_xml() {
             Err(e) => panic!("JUnit output is not XML: {e}\n{stdout}"),
         }
     }
-    assert_eq!((suites, cases, failures), (2, 10, 4), "{stdout}");
+    assert_eq!((suites, cases, failures), (2, 14, 4), "{stdout}");
 }
 
 #[test]
