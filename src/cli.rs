@@ -237,6 +237,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
 
+    /// The caller's dialect (default: recognised from the event): claude,
+    /// codex, pydantic-deep, gemini, cursor, copilot.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub dialect: Option<crate::dialect::Dialect>,
+
     /// The fail mode of hooks whose config cannot say it (Claude Code JSON)
     /// and the default for TOML files that do not set one.
     #[arg(long, value_enum, value_name = "MODE")]

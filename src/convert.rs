@@ -214,6 +214,7 @@ fn handler_to_toml(
 /// The TOML is not a valid hookrun config.
 pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
     let options = crate::config::LoadOptions {
+        explicit: false,
         default_fail_mode: crate::config::FailMode::Open,
     };
     let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::dialect::Dialect;
 use crate::error::{Error, byte_offset};
 use crate::events::{self, EventInfo};
 
@@ -17,8 +18,16 @@ pub struct Event {
     /// `None` for an event name hookrun does not know.
     pub info: Option<&'static EventInfo>,
     pub fields: Map<String, Value>,
-    /// What each hook gets on stdin: compact JSON plus one `\n` (spec 2.1).
+    /// The event in hookrun's model, as Claude-dialect hooks get it on
+    /// stdin: compact JSON plus one `\n` (spec 2.1).
     pub bytes: Arc<[u8]>,
+    /// Who sent it.
+    pub dialect: Dialect,
+    /// The event name as the caller wrote it (`beforeShellExecution`).
+    pub caller_event: String,
+    /// The bytes exactly as the caller sent them: what hooks speaking the
+    /// caller's (non-Claude) dialect receive.
+    pub raw: Arc<[u8]>,
 }
 
 impl Event {
@@ -61,6 +70,19 @@ pub fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
 /// Empty input, malformed JSON (with the byte offset), a non-object, or no
 /// event name.
 pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
+    parse_as(raw, forced_name, None)
+}
+
+/// As [`parse`], with the caller's dialect forced (`--dialect`) or, when
+/// `None`, recognised from the event itself.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_as(
+    raw: &[u8],
+    forced_name: Option<&str>,
+    forced_dialect: Option<Dialect>,
+) -> Result<Event, Error> {
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::Event(
             "stdin is empty; expected one JSON object".into(),
@@ -77,12 +99,26 @@ pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
             e.column()
         ))
     })?;
-    let Value::Object(mut fields) = value else {
+    let Value::Object(fields) = value else {
         return Err(Error::Event(format!(
             "expected a JSON object, found {}",
             kind(&value)
         )));
     };
+    let dialect = forced_dialect.unwrap_or_else(|| crate::dialect::detect(&fields));
+    let caller_event = fields
+        .get("hook_event_name")
+        .or_else(|| fields.get("event"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let (mapped, mut fields) = crate::dialect::normalize(dialect, fields);
+    if !dialect.is_claude_like() && mapped.is_none() && forced_name.is_none() {
+        return Err(Error::Event(format!(
+            "the {} event has no event name; pass `--event NAME` to name it",
+            dialect.as_str()
+        )));
+    }
     let given = match fields.get("hook_event_name") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -109,6 +145,7 @@ pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
             ));
         }
     };
+    let rewritten = rewritten || !dialect.is_claude_like();
     let mut bytes = if rewritten {
         serde_json::to_vec(&fields).map_err(|e| Error::Event(e.to_string()))?
     } else {
@@ -121,6 +158,9 @@ pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
         name,
         fields,
         bytes: bytes.into(),
+        dialect,
+        caller_event,
+        raw: raw.to_vec().into(),
     })
 }
 

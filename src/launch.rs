@@ -2,6 +2,7 @@
 //! placeholders, environment, working directory and timeout (spec 4.3, 4.4).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::{Action, Hook};
@@ -14,6 +15,10 @@ pub const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
 pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
     if let Some(t) = hook.timeout {
         return t;
+    }
+    if event.dialect == crate::dialect::Dialect::PydanticDeep {
+        // pydantic-deep's own default (dialect rule 7).
+        return Duration::from_secs(30);
     }
     if event.name == "SessionEnd"
         && let Some(ms) = std::env::var("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
@@ -70,6 +75,7 @@ pub fn spec_for(
     ];
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {
+        input: Arc::clone(&event.bytes),
         program,
         cwd: cwd.to_owned(),
         env,

@@ -23,6 +23,7 @@ pub mod commands;
 pub mod config;
 pub mod convert;
 pub mod decision;
+pub mod dialect;
 pub mod error;
 pub mod event;
 pub mod events;

@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use crate::answer::{self, Answer, Failure};
 use crate::builtin::{Builtin, Verdict};
-use crate::config::{Action, Config, Hook};
+use crate::config::{Action, Config, Hook, Order};
 use crate::decision::{self, Decision, Input};
 use crate::error::Error;
 use crate::event::Event;
 use crate::events::Family;
 use crate::exec::{self, ExecLimits, ExecSpec, HookRun, LiveGroups, RunStatus};
 use crate::launch::{hook_cwd, spec_for, timeout_of};
-use crate::output::{self, Rendered};
+use crate::output::Rendered;
 use crate::report::{self, Ran};
 use crate::select::{self, Plan, Selected};
 
@@ -147,36 +147,138 @@ impl Evaluation {
 /// interrupted (every running hook is then killed).
 pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluation, Error> {
     let plan = select::select(config, event);
-    let cwd = hook_cwd(event);
-    let spec = |hook: &Hook| {
-        spec_for(hook, event, &cwd, &ctx.project_dir, ctx.depth).map(|mut s| {
-            if let Some(cap) = ctx.timeout_cap {
-                s.timeout = s.timeout.min(cap);
-            }
-            s
-        })
+    let family = event.info.map_or(Family::Generic, |i| i.family);
+    let mut eval = Evaluation {
+        family,
+        plan,
+        selected: Vec::new(),
+        runs: Vec::new(),
+        answers: Vec::new(),
+        started_async: Vec::new(),
+        decision: Decision::default(),
+        notices: Vec::new(),
+        rendered: Rendered {
+            stdout: String::new(),
+            stderr: Vec::new(),
+            exit_code: 0,
+        },
     };
+    let chained = match config.order_of(&event.name) {
+        Order::Parallel => {
+            run_parallel(config, event, ctx, &mut eval)?;
+            None
+        }
+        order => Some(run_chain(config, event, ctx, order, &mut eval)?),
+    };
+    eval.decision = decision::merge(
+        &event.name,
+        family,
+        &event.fields,
+        &eval.inputs(config),
+        &eval.on_failure_flags(config),
+    );
+    if let Some(chain) = chained {
+        chain.apply(&event.name, &mut eval.decision);
+    }
 
-    // Async hooks start first and are never waited for.
-    let mut started_async = Vec::new();
-    let mut selected = Vec::new();
-    for sel in &plan.selected {
-        let hook = &config.hooks[sel.hook];
-        if hook.is_async && sel.not_run.is_none() {
-            if let Some(s) = spec(hook) {
-                started_async.push((sel.position, exec::spawn_async(&s, &event.bytes)));
-            }
-        } else {
-            selected.push(sel.clone());
+    let mut notices: Vec<String> = config.notices.iter().map(ToString::to_string).collect();
+    notices.extend(eval.plan.notices.iter().cloned());
+    for (sel, run) in eval.selected.iter().zip(&eval.runs) {
+        notices.extend(run_notices(&config.hooks[sel.hook], run, config));
+    }
+    for (position, result) in &eval.started_async {
+        if let Err(e) = result {
+            notices.push(format!(
+                "async hook `{}` could not start: {e}",
+                config.hooks[*position].display_name()
+            ));
         }
     }
+    eval.rendered = crate::dialect::render(event.dialect, event, family, &eval.decision, &notices);
+    eval.notices = notices;
+    Ok(eval)
+}
+
+/// The spec of a command hook, with its stdin and the context's cap.
+fn spec_of(hook: &Hook, event: &Event, ctx: &Context, input: Arc<[u8]>) -> Option<ExecSpec> {
+    let cwd = hook_cwd(event);
+    spec_for(hook, event, &cwd, &ctx.project_dir, ctx.depth).map(|mut s| {
+        if let Some(cap) = ctx.timeout_cap {
+            s.timeout = s.timeout.min(cap);
+        }
+        s.input = input;
+        s
+    })
+}
+
+/// What a hook reads on stdin: the caller's bytes when it speaks the
+/// caller's dialect, else the event in its own dialect.
+fn stdin_for(hook: &Hook, event: &Event) -> Arc<[u8]> {
+    let wanted = hook.input.unwrap_or(event.dialect);
+    if wanted == event.dialect && !event.dialect.is_claude_like() {
+        return Arc::clone(&event.raw);
+    }
+    if wanted == crate::dialect::Dialect::PydanticDeep {
+        let f = &event.fields;
+        let empty = serde_json::Value::Object(serde_json::Map::new());
+        return crate::dialect::pydantic::payload(
+            &event.name,
+            event.str_field("tool_name"),
+            f.get("tool_input").unwrap_or(&empty),
+            f.get("tool_response"),
+            f.get("error"),
+        )
+        .into();
+    }
+    Arc::clone(&event.bytes)
+}
+
+/// Reads a run by the rules of the dialect the hook speaks.
+fn read_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Context) -> Answer {
+    let timeout = timeout_of(hook, event).min(ctx.timeout_cap.unwrap_or(Duration::MAX));
+    let mut a = match hook.input.unwrap_or(event.dialect) {
+        crate::dialect::Dialect::PydanticDeep => crate::dialect::pydantic::classify_with(
+            &event.name,
+            run,
+            timeout.as_secs_f64(),
+            hook.fail_mode_explicit,
+        ),
+        d => crate::dialect::classify(d, &event.name, &hook.label(), run),
+    };
+    if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
+        *seconds = timeout.as_secs_f64();
+    }
+    a
+}
+
+/// All hooks at once; answers kept in config order.
+fn run_parallel(
+    config: &Config,
+    event: &Event,
+    ctx: &Context,
+    eval: &mut Evaluation,
+) -> Result<(), Error> {
+    // Async hooks start first and are never waited for.
+    for sel in &eval.plan.selected {
+        let hook = &config.hooks[sel.hook];
+        if hook.is_async && sel.not_run.is_none() {
+            if let Some(s) = spec_of(hook, event, ctx, stdin_for(hook, event)) {
+                eval.started_async
+                    .push((sel.position, exec::spawn_async(&s, &s.input)));
+            }
+        } else {
+            eval.selected.push(sel.clone());
+        }
+    }
+    let selected = &eval.selected;
     let specs: Vec<Option<ExecSpec>> = selected
         .iter()
         .map(|sel| {
+            let hook = &config.hooks[sel.hook];
             if sel.not_run.is_some() {
                 None
             } else {
-                spec(&config.hooks[sel.hook])
+                spec_of(hook, event, ctx, stdin_for(hook, event))
             }
         })
         .collect();
@@ -199,69 +301,185 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
             .collect()
     };
     let (mut runs, builtin_results) = run_specs(&specs, event, config, builtins)?;
-
-    let answers: Vec<Answer> = selected
+    let answers = selected
         .iter()
         .zip(runs.iter_mut())
         .zip(builtin_results)
         .map(|((sel, run), builtin)| {
             let hook = &config.hooks[sel.hook];
-            let mut a = match (&sel.not_run, builtin) {
+            match (&sel.not_run, builtin) {
                 (Some(why), _) => not_run_answer(why),
                 (None, Some((r, a))) => {
                     *run = r;
                     a
                 }
-                (None, None) => answer::classify(&event.name, &hook.label(), run),
-            };
-            if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
-                *seconds = timeout_of(hook, event)
-                    .min(ctx.timeout_cap.unwrap_or(Duration::MAX))
-                    .as_secs_f64();
+                (None, None) => read_answer(hook, event, run, ctx),
             }
-            a
         })
         .collect();
-    let family = event.info.map_or(Family::Generic, |i| i.family);
-    let mut eval = Evaluation {
-        family,
-        plan,
-        selected,
-        runs,
-        answers,
-        started_async,
-        decision: Decision::default(),
-        notices: Vec::new(),
-        rendered: Rendered {
-            stdout: String::new(),
-            stderr: Vec::new(),
-            exit_code: 0,
-        },
-    };
-    eval.decision = decision::merge(
-        &event.name,
-        family,
-        &event.fields,
-        &eval.inputs(config),
-        &eval.on_failure_flags(config),
-    );
+    eval.runs = runs;
+    eval.answers = answers;
+    Ok(())
+}
 
-    let mut notices: Vec<String> = config.notices.iter().map(ToString::to_string).collect();
-    notices.extend(eval.plan.notices.iter().cloned());
-    for (sel, run) in eval.selected.iter().zip(&eval.runs) {
-        notices.extend(run_notices(&config.hooks[sel.hook], run, config));
-    }
-    for (position, result) in &eval.started_async {
-        if let Err(e) = result {
-            notices.push(format!(
-                "async hook `{}` could not start: {e}",
-                config.hooks[*position].display_name()
-            ));
+/// The state a sequential chain hands from hook to hook.
+#[derive(Debug, Clone)]
+struct Chain {
+    input: Option<serde_json::Value>,
+    result: Option<serde_json::Value>,
+    input_changed: bool,
+    result_changed: bool,
+}
+
+impl Chain {
+    /// The chained values win over the merge's: each hook saw its
+    /// predecessor's result, so the last one is the outcome (whole
+    /// replacement, as pydantic-deep and Claude Code apply rewrites).
+    fn apply(&self, event: &str, d: &mut Decision) {
+        let dropped = matches!(
+            d.permission,
+            Some(decision::Permission::Deny | decision::Permission::Defer)
+        );
+        if self.input_changed && !dropped {
+            if let Some(serde_json::Value::Object(m)) = &self.input {
+                d.updated_input = Some(m.clone());
+            }
+        }
+        if self.result_changed && event == "PostToolUse" {
+            if let Some(r) = &self.result {
+                d.specific.insert("updatedToolOutput".into(), r.clone());
+            }
         }
     }
-    eval.rendered = output::render(&event.name, family, &eval.decision, &notices);
-    eval.notices = notices;
-    Ok(eval)
+}
+
+/// One hook after another in config order (`order = "sequential"` or
+/// `"first-answer"`).
+fn run_chain(
+    config: &Config,
+    event: &Event,
+    ctx: &Context,
+    order: Order,
+    eval: &mut Evaluation,
+) -> Result<Chain, Error> {
+    let mut chain = Chain {
+        input: event.fields.get("tool_input").cloned(),
+        result: event.fields.get("tool_response").cloned(),
+        input_changed: false,
+        result_changed: false,
+    };
+    let mut current = event.clone();
+    let pre = event.name == "PreToolUse";
+    for sel in eval.plan.selected.clone() {
+        let hook = &config.hooks[sel.hook];
+        if let Some(why) = &sel.not_run {
+            eval.selected.push(sel.clone());
+            eval.runs.push(placeholder_run());
+            eval.answers.push(not_run_answer(why));
+            continue;
+        }
+        let input = stdin_for(hook, &current);
+        if hook.is_async {
+            // Started with the input as it stands now; never awaited.
+            if let Some(s) = spec_of(hook, &current, ctx, input) {
+                eval.started_async
+                    .push((sel.position, exec::spawn_async(&s, &s.input)));
+            }
+            continue;
+        }
+        let (run, answer) = if let Action::Builtin(b) = &hook.action {
+            run_builtin(
+                b,
+                &hook.display_name(),
+                &current,
+                Path::new(&ctx.project_dir),
+            )
+        } else {
+            let spec = spec_of(hook, &current, ctx, input);
+            let (mut runs, ()) = run_specs(&[spec], &current, config, || ())?;
+            let run = runs.pop().unwrap_or_else(placeholder_run);
+            let answer = read_answer(hook, &current, &run, ctx);
+            (run, answer)
+        };
+        let denied = pre && answer.blocking_error.is_some();
+        let answered = answer.json.is_some() || answer.blocking_error.is_some();
+        // Hand the rewrite to the next hook.
+        let json = answer.json.clone().unwrap_or_default();
+        let hso = json
+            .get("hookSpecificOutput")
+            .and_then(serde_json::Value::as_object);
+        if pre && !denied {
+            let rewrite = hso
+                .and_then(|h| h.get("updatedInput"))
+                .or_else(|| json.get("modified_args"))
+                .cloned();
+            let merged = json
+                .get("merge_input")
+                .and_then(serde_json::Value::as_object)
+                .map(|partial| {
+                    let mut base = chain
+                        .input
+                        .clone()
+                        .and_then(|v| v.as_object().cloned())
+                        .unwrap_or_default();
+                    base.extend(partial.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    serde_json::Value::Object(base)
+                });
+            if let Some(new) = rewrite.or(merged) {
+                chain.input = Some(new);
+                chain.input_changed = true;
+            }
+        }
+        if event.name == "PostToolUse" {
+            let new = hso
+                .and_then(|h| h.get("updatedToolOutput"))
+                .or_else(|| json.get("modified_result"))
+                .cloned();
+            if let Some(new) = new {
+                chain.result = Some(new);
+                chain.result_changed = true;
+            }
+        }
+        eval.selected.push(sel.clone());
+        eval.runs.push(run);
+        eval.answers.push(answer);
+        if denied || (order == Order::FirstAnswer && answered) {
+            break;
+        }
+        if chain.input_changed || chain.result_changed {
+            current = rewritten(event, &chain);
+        }
+    }
+    Ok(chain)
+}
+
+/// The event as the next hook of a chain sees it.
+fn rewritten(event: &Event, chain: &Chain) -> Event {
+    let mut e = event.clone();
+    if let Some(i) = &chain.input {
+        e.fields.insert("tool_input".into(), i.clone());
+    }
+    if let Some(r) = &chain.result {
+        e.fields.insert("tool_response".into(), r.clone());
+    }
+    let mut bytes = serde_json::to_vec(&e.fields).unwrap_or_default();
+    bytes.push(b'\n');
+    e.bytes = bytes.into();
+    if e.dialect == crate::dialect::Dialect::PydanticDeep {
+        // Rule 6: after a rewrite, children get json.dumps of the new state.
+        let empty = serde_json::Value::Object(serde_json::Map::new());
+        e.raw = crate::dialect::pydantic::payload(
+            &e.name,
+            e.str_field("tool_name"),
+            e.fields.get("tool_input").unwrap_or(&empty),
+            e.fields.get("tool_response"),
+            e.fields.get("error"),
+        )
+        .into();
+    } else if !e.dialect.is_claude_like() {
+        e.raw = Arc::clone(&e.bytes);
+    }
+    e
 }
 
 /// Runs the sync hooks concurrently inside a small runtime that also
@@ -286,13 +504,13 @@ fn run_specs<T>(
             .build()
             .map_err(Error::Runtime)?;
         let live = LiveGroups::default();
-        let input = Arc::clone(&event.bytes);
+        let _ = event;
         let outcome = rt.block_on(async {
             use tokio::signal::unix::{SignalKind, signal};
             let mut term = signal(SignalKind::terminate()).ok();
             let mut int = signal(SignalKind::interrupt()).ok();
             tokio::select! {
-                done = exec::run_all(to_run, input, limits, &live, meanwhile) => Ok(done),
+                done = exec::run_all(to_run, limits, &live, meanwhile) => Ok(done),
                 () = recv(&mut term) => Err(("SIGTERM", 15)),
                 () = recv(&mut int) => Err(("SIGINT", 2)),
             }

@@ -57,6 +57,8 @@ fn run(args: &BuiltinArgs) -> Result<u8, Error> {
         timeout: None,
         fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         fail_mode_from_on_failure: false,
+        fail_mode_explicit: args.fail_mode.is_some(),
+        input: None,
         is_async: false,
         env: Vec::new(),
         if_rule: None,

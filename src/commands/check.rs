@@ -14,6 +14,7 @@ pub fn execute(args: &CheckArgs) -> u8 {
     let (loaded, mut findings) = config::load_for_check(
         &paths,
         LoadOptions {
+            explicit: false,
             default_fail_mode: FailMode::Open,
         },
     );

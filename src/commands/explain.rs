@@ -26,6 +26,7 @@ pub fn execute(args: &ExplainArgs) -> u8 {
 fn explain(args: &ExplainArgs) -> Result<(), Error> {
     let (paths, _) = config::discover(&args.configs);
     let options = LoadOptions {
+        explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
     };
     let config = config::load(&paths, options)?;

@@ -36,7 +36,7 @@ pub fn execute(args: &RunArgs) -> u8 {
         return fail(&e, config.any_closed);
     }
     let event = match event::read_capped(std::io::stdin().lock(), config.limits.max_event_bytes)
-        .and_then(|raw| event::parse(&raw, args.event.as_deref()))
+        .and_then(|raw| event::parse_as(&raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,
         Err(e) => {
@@ -67,6 +67,7 @@ fn fail(e: &Error, closed: bool) -> u8 {
 fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let (paths, discovery) = config::discover(&args.configs);
     let options = LoadOptions {
+        explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
     };
     let mut config = config::load(&paths, options)?;

@@ -51,6 +51,7 @@ fn run_suite(s: &Suite, filter: Option<&str>) -> Vec<CaseResult> {
     let config = match config::load(
         &s.configs,
         LoadOptions {
+            explicit: false,
             default_fail_mode: FailMode::Open,
         },
     ) {

@@ -86,6 +86,11 @@ pub struct Hook {
     /// The fail mode came from Claude Code's `onFailure`, which Claude Code
     /// ignores on Stop, SubagentStop, TaskCompleted and TeammateIdle.
     pub fail_mode_from_on_failure: bool,
+    /// The fail mode was set (hook, `[defaults]`, `onFailure` or
+    /// `--fail-mode`), so it overrides a dialect's own failure rules.
+    pub fail_mode_explicit: bool,
+    /// The dialect this hook speaks; `None`: the caller's.
+    pub input: Option<crate::dialect::Dialect>,
     pub is_async: bool,
     pub env: Vec<(String, String)>,
     pub if_rule: Option<String>,
@@ -171,11 +176,54 @@ pub struct Config {
     pub any_closed: bool,
     /// `[defaults] audit_log` of the last file that sets it.
     pub audit_log: Option<PathBuf>,
+    /// `[defaults] order`, and `[events.NAME] order` per event.
+    pub order: Order,
+    pub order_by_event: Vec<(String, Order)>,
+}
+
+/// How the hooks of one event run.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// All at once; answers merged in config order (Claude Code).
+    #[default]
+    Parallel,
+    /// One after another in config order; a pre-tool deny stops the chain;
+    /// each hook sees the input (or output) as rewritten before it
+    /// (pydantic-deep).
+    Sequential,
+    /// One after another; the first hook that answers anything decides
+    /// (deputy).
+    FirstAnswer,
+}
+
+impl Config {
+    /// The order of an event's hooks.
+    #[must_use]
+    pub fn order_of(&self, event: &str) -> Order {
+        self.order_by_event
+            .iter()
+            .rev()
+            .find(|(e, _)| e == event)
+            .map_or(self.order, |(_, o)| *o)
+    }
 }
 
 /// Options that come from the command line rather than from a file.
 #[derive(Debug, Clone, Copy)]
 pub struct LoadOptions {
+    /// `--fail-mode` was given.
+    pub explicit: bool,
     /// The fail mode of hooks whose file cannot say it (Claude JSON), and the
     /// default of TOML files without `[defaults] fail_mode`.
     pub default_fail_mode: FailMode,
@@ -192,6 +240,8 @@ struct Layer {
     disable_all: Option<bool>,
     policy: bool,
     audit_log: Option<PathBuf>,
+    order: Option<Order>,
+    order_by_event: Vec<(String, Order)>,
 }
 
 /// Loads and layers config files in order (spec 1.2: hook lists appended;
@@ -214,6 +264,10 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
         if let Some(a) = layer.audit_log {
             config.audit_log = Some(a);
         }
+        if let Some(o) = layer.order {
+            config.order = o;
+        }
+        config.order_by_event.extend(layer.order_by_event);
         if let Some(l) = layer.limits {
             l.apply(&mut config.limits);
         }

@@ -27,6 +27,9 @@ struct RawFile {
     defaults: RawDefaults,
     /// Resource limits.
     limits: Option<RawLimits>,
+    /// Per-event settings, by event name.
+    #[serde(default)]
+    events: std::collections::BTreeMap<String, RawEvent>,
     /// The hooks, merged in this order.
     #[serde(default)]
     #[schemars(with = "Vec<RawHook>")]
@@ -45,6 +48,16 @@ struct RawDefaults {
     /// Append one hash-chained JSON line per event to this file (relative
     /// to this config file).
     audit_log: Option<String>,
+    /// "parallel" (default), "sequential" or "first-answer".
+    order: Option<super::Order>,
+}
+
+/// `[events.NAME]`: settings of one event.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    /// "parallel", "sequential" or "first-answer" for this event.
+    order: Option<super::Order>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.
@@ -122,6 +135,10 @@ struct RawHook {
     /// A Claude Code permission rule, tested on tool events: "Bash(git *)".
     #[serde(rename = "if")]
     if_rule: Option<String>,
+    /// The dialect this hook speaks (claude, codex, pydantic-deep, gemini,
+    /// cursor, copilot): it gets the event in that shape and is read by
+    /// that dialect's rules. Default: the caller's.
+    input: Option<crate::dialect::Dialect>,
 }
 
 /// The JSON Schema of this format.
@@ -265,8 +282,18 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         .audit_log
         .as_ref()
         .map(|p| crate::pipeline::dir_of(path).join(p));
+    let order_by_event = raw
+        .events
+        .iter()
+        .filter_map(|(e, v)| {
+            v.order
+                .map(|o| (crate::events::canonical_name(e).to_owned(), o))
+        })
+        .collect();
     let mut layer = Layer {
         audit_log,
+        order: raw.defaults.order,
+        order_by_event,
         limits: raw.limits,
         ..Layer::default()
     };
@@ -371,6 +398,10 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             timeout,
             fail_mode: h.fail_mode.unwrap_or(default_fail_mode),
             fail_mode_from_on_failure: false,
+            fail_mode_explicit: h.fail_mode.is_some()
+                || raw.defaults.fail_mode.is_some()
+                || options.explicit,
+            input: h.input,
             is_async: h.is_async,
             env,
             if_rule: h.if_rule,
@@ -406,6 +437,7 @@ mod tests {
 
     fn opts() -> LoadOptions {
         LoadOptions {
+            explicit: false,
             default_fail_mode: FailMode::Open,
         }
     }

@@ -39,6 +39,19 @@ impl Merger<'_> {
             .and_then(Value::as_object);
         if let Some(r) = rewrite {
             self.rewrites.push((input.name.clone(), r.clone()));
+        } else if let Some(partial) = json
+            .and_then(|j| j.get("merge_input"))
+            .and_then(Value::as_object)
+        {
+            // Gemini's `tool_input`: merged over the original input.
+            let mut merged = self
+                .fields
+                .get("tool_input")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            merged.extend(partial.iter().map(|(k, v)| (k.clone(), v.clone())));
+            self.rewrites.push((input.name.clone(), merged));
         }
     }
 

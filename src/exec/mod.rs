@@ -50,6 +50,8 @@ pub enum Program {
 #[derive(Debug, Clone)]
 pub struct ExecSpec {
     pub program: Program,
+    /// What the hook reads on stdin.
+    pub input: Arc<[u8]>,
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
     pub timeout: Duration,
@@ -106,7 +108,6 @@ impl HookRun {
 /// to the event's latency.
 pub async fn run_all<T>(
     specs: Vec<ExecSpec>,
-    input: Arc<[u8]>,
     limits: ExecLimits,
     live: &LiveGroups,
     meanwhile: impl FnOnce() -> T,
@@ -114,7 +115,7 @@ pub async fn run_all<T>(
     let mut set = tokio::task::JoinSet::new();
     let count = specs.len();
     for (i, spec) in specs.into_iter().enumerate() {
-        let input = Arc::clone(&input);
+        let input = Arc::clone(&spec.input);
         let live = live.clone();
         set.spawn(async move { (i, run_one(spec, input, limits, &live).await) });
     }

@@ -11,6 +11,7 @@ fn load(path: &Path) -> Config {
     config::load(
         &[path.to_owned()],
         LoadOptions {
+            explicit: false,
             default_fail_mode: FailMode::Open,
         },
     )
@@ -112,6 +113,7 @@ fn valid_configs() -> Vec<PathBuf> {
             let (loaded, mut findings) = config::load_for_check(
                 std::slice::from_ref(p),
                 LoadOptions {
+                    explicit: false,
                     default_fail_mode: FailMode::Open,
                 },
             );
@@ -230,6 +232,7 @@ fn schema_describes_the_toml_keys() {
         "event",
         "fail_mode",
         "if",
+        "input",
         "matcher",
         "mode",
         "name",

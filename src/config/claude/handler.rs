@@ -166,6 +166,8 @@ impl Ctx<'_> {
             timeout,
             fail_mode: fail_mode.unwrap_or(self.options.default_fail_mode),
             fail_mode_from_on_failure: fail_mode.is_some(),
+            fail_mode_explicit: fail_mode.is_some() || self.options.explicit,
+            input: None,
             is_async,
             env,
             if_rule,

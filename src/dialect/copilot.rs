@@ -1,0 +1,109 @@
+//! GitHub Copilot CLI (landscape section 4): camelCase events and fields
+//! (`toolName`, `toolArgs`), answers `permissionDecision` +
+//! `permissionDecisionReason`; hook answers are read like Claude Code's.
+
+use serde_json::{Map, Value, json};
+
+use crate::decision::{Decision, Permission};
+use crate::events::Family;
+use crate::output::Rendered;
+
+const EVENTS: &[(&str, &str)] = &[
+    ("preToolUse", "PreToolUse"),
+    ("postToolUse", "PostToolUse"),
+    ("userPromptSubmitted", "UserPromptSubmit"),
+    ("agentStop", "Stop"),
+    ("subagentStop", "SubagentStop"),
+    ("sessionStart", "SessionStart"),
+    ("sessionEnd", "SessionEnd"),
+    ("errorOccurred", "StopFailure"),
+    ("permissionRequest", "PermissionRequest"),
+    ("notification", "Notification"),
+];
+
+/// Copilot's payloads use `toolName` / `toolArgs`, or Copilot-only names.
+#[must_use]
+pub fn detect(obj: &Map<String, Value>) -> bool {
+    let name = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    obj.contains_key("toolName")
+        || obj.contains_key("toolArgs")
+        || matches!(name, "userPromptSubmitted" | "agentStop" | "errorOccurred")
+}
+
+#[must_use]
+pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+    let given = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let name = given.as_deref().map(|g| {
+        EVENTS
+            .iter()
+            .find(|(c, _)| *c == g)
+            .map_or(g.to_owned(), |(_, m)| (*m).to_owned())
+    });
+    if let Some(tool) = obj.get("toolName").cloned() {
+        obj.insert("tool_name".into(), tool);
+    }
+    match obj.get("toolArgs").cloned() {
+        Some(Value::String(s)) => {
+            obj.insert(
+                "tool_input".into(),
+                serde_json::from_str(&s).unwrap_or(json!({"args": s})),
+            );
+        }
+        Some(v) => {
+            obj.insert("tool_input".into(), v);
+        }
+        None => {}
+    }
+    if let Some(r) = obj.get("toolResult").cloned() {
+        obj.insert("tool_response".into(), r);
+    }
+    if let Some(n) = &name {
+        obj.insert("hook_event_name".into(), Value::String(n.clone()));
+    }
+    (name, obj)
+}
+
+/// `permissionDecision` for tool events; exit 2 when it denies.
+#[must_use]
+pub fn render(
+    _event: &crate::event::Event,
+    family: Family,
+    d: &Decision,
+    notices: &[String],
+) -> Rendered {
+    let reason = d.reasons.join("\n");
+    let mut out = json!({});
+    if family == Family::PreTool || family == Family::PermissionRequest {
+        if let Some(p) = d.permission {
+            out["permissionDecision"] = Value::String(
+                if p == Permission::Defer {
+                    "ask"
+                } else {
+                    p.as_str()
+                }
+                .into(),
+            );
+            if !reason.is_empty() {
+                out["permissionDecisionReason"] = Value::String(reason.clone());
+            }
+        }
+        if let Some(input) = &d.updated_input {
+            out["modifiedArgs"] = Value::Object(input.clone());
+        }
+    } else if d.blocked {
+        out["decision"] = Value::String("block".into());
+        out["reason"] = Value::String(reason.clone());
+    }
+    if !d.contexts.is_empty() {
+        out["additionalContext"] = Value::String(d.contexts.join("\n"));
+    }
+    let mut all: Vec<String> = notices.to_vec();
+    all.extend(d.system_messages.iter().cloned());
+    super::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
+}

@@ -1,0 +1,232 @@
+//! Cursor (landscape section 3). Events in lowerCamelCase, with dedicated
+//! shell, MCP and file events; answers `permission` + `user_message` /
+//! `agent_message` (+ `updated_input` on preToolUse), `continue` on
+//! `beforeSubmitPrompt`, `followup_message` on `stop`, `additional_context`
+//! on `sessionStart`/`postToolUse`. Exit 2 denies; other non-zero exits are
+//! errors (fail open unless the hook fails closed).
+
+use serde_json::{Map, Value, json};
+
+use crate::answer::Answer;
+use crate::decision::{Decision, Permission};
+use crate::events::Family;
+use crate::exec::{HookRun, RunStatus};
+use crate::output::Rendered;
+
+/// Cursor event names and hookrun's.
+pub const EVENTS: &[(&str, &str)] = &[
+    ("preToolUse", "PreToolUse"),
+    ("postToolUse", "PostToolUse"),
+    ("postToolUseFailure", "PostToolUseFailure"),
+    ("beforeShellExecution", "PreToolUse"),
+    ("afterShellExecution", "PostToolUse"),
+    ("beforeMCPExecution", "PreToolUse"),
+    ("afterMCPExecution", "PostToolUse"),
+    ("beforeReadFile", "PreToolUse"),
+    ("afterFileEdit", "PostToolUse"),
+    ("beforeSubmitPrompt", "UserPromptSubmit"),
+    ("stop", "Stop"),
+    ("sessionStart", "SessionStart"),
+    ("sessionEnd", "SessionEnd"),
+    ("subagentStart", "SubagentStart"),
+    ("subagentStop", "SubagentStop"),
+    ("preCompact", "PreCompact"),
+];
+
+#[must_use]
+pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+    let given = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let name = EVENTS
+        .iter()
+        .find(|(c, _)| *c == given)
+        .map_or(given.clone(), |(_, m)| (*m).to_owned());
+    let take = |obj: &Map<String, Value>, k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
+    match given.as_str() {
+        "beforeShellExecution" | "afterShellExecution" => {
+            obj.insert("tool_name".into(), "Shell".into());
+            obj.insert(
+                "tool_input".into(),
+                json!({"command": take(&obj, "command"), "cwd": take(&obj, "cwd")}),
+            );
+            if given == "afterShellExecution" {
+                obj.insert("tool_response".into(), take(&obj, "output"));
+            }
+        }
+        "beforeReadFile" => {
+            obj.insert("tool_name".into(), "Read".into());
+            obj.insert(
+                "tool_input".into(),
+                json!({"file_path": take(&obj, "file_path")}),
+            );
+        }
+        "afterFileEdit" => {
+            obj.insert("tool_name".into(), "Edit".into());
+            obj.insert(
+                "tool_input".into(),
+                json!({"file_path": take(&obj, "file_path"), "edits": take(&obj, "edits")}),
+            );
+            obj.insert("tool_response".into(), json!({}));
+        }
+        "beforeMCPExecution" | "afterMCPExecution" => {
+            if let Some(Value::String(s)) = obj.get("tool_input").cloned() {
+                obj.insert(
+                    "tool_input".into(),
+                    serde_json::from_str(&s).unwrap_or(Value::String(s)),
+                );
+            }
+            if given == "afterMCPExecution" {
+                obj.insert("tool_response".into(), take(&obj, "result_json"));
+            }
+        }
+        "stop" => {
+            let looping = obj.get("loop_count").and_then(Value::as_u64).unwrap_or(0) > 0;
+            obj.insert("stop_hook_active".into(), Value::Bool(looping));
+        }
+        _ => {}
+    }
+    if !obj.contains_key("cwd") {
+        if let Some(root) = obj.get("workspace_roots").and_then(|r| r.get(0)).cloned() {
+            obj.insert("cwd".into(), root);
+        }
+    }
+    obj.insert("hook_event_name".into(), Value::String(name.clone()));
+    (Some(name), obj)
+}
+
+/// Cursor's reading of one hook, translated into a Claude-shaped answer.
+#[must_use]
+pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+    let stdout = String::from_utf8_lossy(&run.stdout.bytes).into_owned();
+    let stderr = String::from_utf8_lossy(&run.stderr.bytes).into_owned();
+    match run.status {
+        RunStatus::Exited(2) => {
+            let reason = if stderr.trim().is_empty() {
+                stdout.trim()
+            } else {
+                stderr.trim()
+            };
+            return super::answer_from_json(event, label, run, &block(event, reason), 0);
+        }
+        RunStatus::Exited(0) => {}
+        _ => return crate::answer::classify(event, label, run),
+    }
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(stdout.trim()) else {
+        if stdout.trim().is_empty() {
+            return super::answer_from_json(event, label, run, &json!({}), 0);
+        }
+        // Cursor: non-JSON stdout is a parse error (fail open).
+        let mut synthetic = run.clone();
+        synthetic.status = RunStatus::Exited(1);
+        return crate::answer::classify(event, label, &synthetic);
+    };
+    let message = obj
+        .get("agent_message")
+        .or_else(|| obj.get("user_message"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut out = match obj.get("permission").and_then(Value::as_str) {
+        Some("deny") => block(event, message),
+        Some(p @ ("allow" | "ask")) if event == "PreToolUse" => {
+            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": p, "permissionDecisionReason": message}})
+        }
+        _ => json!({}),
+    };
+    if let Some(input) = obj.get("updated_input").filter(|v| v.is_object()) {
+        if event == "PreToolUse" {
+            out["modified_args"] = input.clone();
+        }
+    }
+    if obj.get("continue") == Some(&Value::Bool(false)) {
+        out = block(event, message);
+    }
+    if let Some(f) = obj
+        .get("followup_message")
+        .and_then(Value::as_str)
+        .filter(|f| !f.is_empty())
+    {
+        if event == "Stop" {
+            out = block(event, f);
+        }
+    }
+    if let Some(ctx) = obj.get("additional_context").and_then(Value::as_str) {
+        if crate::schema::has_variant(event) {
+            if out.get("hookSpecificOutput").is_none() {
+                out["hookSpecificOutput"] = json!({"hookEventName": event});
+            }
+            out["hookSpecificOutput"]["additionalContext"] = Value::String(ctx.to_owned());
+        }
+    }
+    super::answer_from_json(event, label, run, &out, 0)
+}
+
+fn block(event: &str, reason: &str) -> Value {
+    let reason = if reason.is_empty() {
+        "Blocked by hook"
+    } else {
+        reason
+    };
+    if event == "PreToolUse" {
+        json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}})
+    } else {
+        json!({"decision": "block", "reason": reason})
+    }
+}
+
+/// The merged decision in the shape of the Cursor event that came in.
+#[must_use]
+pub fn render(
+    event: &crate::event::Event,
+    family: Family,
+    d: &Decision,
+    notices: &[String],
+) -> Rendered {
+    let reason = d.reasons.join("\n");
+    let caller = event.caller_event.as_str();
+    let mut out = json!({});
+    match (caller, family) {
+        ("beforeSubmitPrompt", _) => {
+            out["continue"] = Value::Bool(!d.blocked && !d.prevent_continuation);
+            if d.blocked {
+                out["user_message"] = Value::String(reason.clone());
+            }
+        }
+        ("stop", _) | ("subagentStop", _) if d.blocked => {
+            out["followup_message"] = Value::String(reason.clone());
+        }
+        (_, Family::PreTool) => {
+            if let Some(p) = d.permission {
+                let p = match p {
+                    Permission::Allow => "allow",
+                    Permission::Deny => "deny",
+                    Permission::Ask | Permission::Defer => "ask",
+                };
+                out["permission"] = Value::String(p.into());
+                if !reason.is_empty() {
+                    out["user_message"] = Value::String(reason.clone());
+                    out["agent_message"] = Value::String(reason.clone());
+                }
+            }
+            if caller == "preToolUse" && d.permission != Some(Permission::Deny) {
+                if let Some(input) = &d.updated_input {
+                    out["updated_input"] = Value::Object(input.clone());
+                }
+            }
+        }
+        _ => {}
+    }
+    if !d.contexts.is_empty() && matches!(caller, "sessionStart" | "postToolUse") {
+        out["additional_context"] = Value::String(d.contexts.join("\n"));
+    }
+    let code = if d.blocked && !matches!(caller, "stop" | "subagentStop") {
+        2
+    } else {
+        0
+    };
+    let mut all: Vec<String> = notices.to_vec();
+    all.extend(d.system_messages.iter().cloned());
+    super::rendered(&out, code, Some(&reason), &all)
+}

@@ -1,0 +1,203 @@
+//! Gemini CLI (landscape section 1). Event names `BeforeTool`, `AfterTool`,
+//! `BeforeAgent`, `AfterAgent`, `PreCompress`, …; answers `decision`,
+//! `reason`, `hookSpecificOutput.tool_input` (merged over the input).
+//!
+//! hookrun reproduces Gemini's *observed* reading of a hook (landscape 1.6),
+//! not its documentation, because transparency means the same outcome as
+//! Gemini running the hook itself: stdout JSON wins over the exit code (so
+//! `{}` with exit 2 allows), exit 2 without output allows, exit 1 warns, and
+//! any other non-zero exit with text **denies** with that text.
+
+use serde_json::{Map, Value, json};
+
+use crate::answer::Answer;
+use crate::decision::{Decision, Permission};
+use crate::events::Family;
+use crate::exec::{HookRun, RunStatus};
+use crate::output::Rendered;
+
+/// Gemini event names and hookrun's.
+pub const EVENTS: &[(&str, &str)] = &[
+    ("BeforeTool", "PreToolUse"),
+    ("AfterTool", "PostToolUse"),
+    ("BeforeAgent", "UserPromptSubmit"),
+    ("AfterAgent", "Stop"),
+    ("PreCompress", "PreCompact"),
+    ("BeforeModel", "BeforeModel"),
+    ("AfterModel", "AfterModel"),
+    ("BeforeToolSelection", "BeforeToolSelection"),
+];
+
+#[must_use]
+pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+    let given = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let name = EVENTS
+        .iter()
+        .find(|(g, _)| *g == given)
+        .map_or(given.clone(), |(_, c)| (*c).to_owned());
+    obj.insert("hook_event_name".into(), Value::String(name.clone()));
+    (Some(name), obj)
+}
+
+/// The event name Gemini uses for hookrun's.
+fn gemini_name(model: &str) -> &str {
+    EVENTS
+        .iter()
+        .find(|(_, c)| *c == model)
+        .map_or(model, |(g, _)| g)
+}
+
+/// Gemini's reading of one hook, translated into a Claude-shaped answer.
+#[must_use]
+pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+    let stdout = String::from_utf8_lossy(&run.stdout.bytes).into_owned();
+    let stderr = String::from_utf8_lossy(&run.stderr.bytes).into_owned();
+    if matches!(run.status, RunStatus::TimedOut | RunStatus::SpawnFailed(_)) {
+        return crate::answer::classify(event, label, run);
+    }
+    let status = match run.status {
+        RunStatus::Exited(c) => c,
+        _ => 1,
+    };
+    let parsed = json_of(&stdout).or_else(|| json_of(&stderr));
+    let answer = match parsed {
+        Some(obj) => translate(event, &obj),
+        None => {
+            let text = if stdout.trim().is_empty() {
+                stderr.trim()
+            } else {
+                stdout.trim()
+            }
+            .to_owned();
+            match status {
+                0 if text.is_empty() => json!({}),
+                0 => json!({"systemMessage": text}),
+                1 => json!({"systemMessage": format!("Warning: {text}")}),
+                _ if text.is_empty() => json!({}),
+                2 => deny(event, stderr.trim()),
+                _ => deny(event, &text),
+            }
+        }
+    };
+    super::answer_from_json(event, label, run, &answer, 0)
+}
+
+/// A JSON object, or a JSON string holding one (Gemini accepts both).
+fn json_of(text: &str) -> Option<Map<String, Value>> {
+    match serde_json::from_str::<Value>(text.trim()).ok()? {
+        Value::Object(m) => Some(m),
+        Value::String(s) => serde_json::from_str::<Value>(&s).ok()?.as_object().cloned(),
+        _ => None,
+    }
+}
+
+fn deny(event: &str, reason: &str) -> Value {
+    let reason = if reason.is_empty() {
+        "Blocked by hook"
+    } else {
+        reason
+    };
+    match event {
+        "PreToolUse" => {
+            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}})
+        }
+        _ => json!({"decision": "block", "reason": reason}),
+    }
+}
+
+fn translate(event: &str, obj: &Map<String, Value>) -> Value {
+    let decision = obj.get("decision").and_then(Value::as_str).unwrap_or("");
+    let reason = obj.get("reason").and_then(Value::as_str).unwrap_or("");
+    let mut out = match decision {
+        "deny" | "block" => deny(event, reason),
+        "ask" if event == "PreToolUse" => {
+            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "ask", "permissionDecisionReason": reason}})
+        }
+        "allow" | "approve" if event == "PreToolUse" => {
+            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "allow"}})
+        }
+        _ => json!({}),
+    };
+    for key in ["systemMessage", "continue", "stopReason"] {
+        if let Some(v) = obj.get(key) {
+            out[key] = v.clone();
+        }
+    }
+    if let Some(hso) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
+        if let Some(input) = hso.get("tool_input").filter(|v| v.is_object()) {
+            // Merged over the original input, not a replacement.
+            out["merge_input"] = input.clone();
+        }
+        if let Some(ctx) = hso.get("additionalContext").and_then(Value::as_str) {
+            let has_variant = crate::schema::has_variant(event);
+            if has_variant {
+                if out.get("hookSpecificOutput").is_none() {
+                    out["hookSpecificOutput"] = json!({"hookEventName": event});
+                }
+                out["hookSpecificOutput"]["additionalContext"] = Value::String(ctx.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The merged decision in Gemini's shape; exit 2 (and the reason on
+/// stderr) when it blocks, the JSON carrying the block too.
+#[must_use]
+pub fn render(
+    event: &crate::event::Event,
+    family: Family,
+    d: &Decision,
+    notices: &[String],
+) -> Rendered {
+    let reason = d.reasons.join("\n");
+    let mut out = json!({});
+    match (family, d.permission) {
+        (Family::PreTool, Some(p)) => {
+            out["decision"] = Value::String(
+                if p == Permission::Defer {
+                    "ask"
+                } else {
+                    p.as_str()
+                }
+                .into(),
+            );
+        }
+        _ if d.blocked => out["decision"] = Value::String("deny".into()),
+        _ => {}
+    }
+    if !reason.is_empty() {
+        out["reason"] = Value::String(reason.clone());
+    }
+    let mut hso = Map::new();
+    if let Some(input) = &d.updated_input {
+        hso.insert("tool_input".into(), Value::Object(input.clone()));
+    }
+    if !d.contexts.is_empty() {
+        hso.insert(
+            "additionalContext".into(),
+            Value::String(d.contexts.join("\n")),
+        );
+    }
+    if !hso.is_empty() {
+        out["hookSpecificOutput"] = Value::Object(hso);
+    }
+    let mut system: Vec<String> = notices.to_vec();
+    system.extend(d.system_messages.iter().cloned());
+    if !system.is_empty() {
+        out["systemMessage"] = Value::String(system.join("\n"));
+    }
+    if d.prevent_continuation {
+        out["continue"] = Value::Bool(false);
+        if !d.stop_reasons.is_empty() {
+            out["stopReason"] = Value::String(d.stop_reasons.join("\n"));
+        }
+    }
+    let _ = gemini_name(&event.name);
+    let code = if d.blocked { 2 } else { 0 };
+    super::rendered(&out, code, Some(&reason), notices)
+}

@@ -1,0 +1,184 @@
+//! Every agent's hook dialect: recognising who is calling, mapping its event
+//! into hookrun's model (Claude Code's names and fields), reading a hook's
+//! answer by that agent's rules, and rendering the merged decision in the
+//! caller's shape. One file per agent; the pipeline only calls this module.
+//!
+//! Children speak the caller's dialect by default: they receive the event
+//! exactly as the caller sent it, and their answers are read by the caller's
+//! rules, so existing hook scripts run unchanged. `input = "…"` on a hook
+//! asks for another dialect.
+
+pub mod codex;
+pub mod copilot;
+pub mod cursor;
+pub mod gemini;
+pub mod pydantic;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::answer::Answer;
+use crate::decision::Decision;
+use crate::events::Family;
+use crate::exec::HookRun;
+use crate::output::Rendered;
+
+/// A hook protocol.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    #[default]
+    Claude,
+    Codex,
+    PydanticDeep,
+    Gemini,
+    Cursor,
+    Copilot,
+}
+
+impl Dialect {
+    /// The name used in configs and on the command line.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Claude => "claude",
+            Dialect::Codex => "codex",
+            Dialect::PydanticDeep => "pydantic-deep",
+            Dialect::Gemini => "gemini",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
+        }
+    }
+
+    /// Claude Code and Codex share the event model and the wire format.
+    #[must_use]
+    pub fn is_claude_like(self) -> bool {
+        matches!(self, Dialect::Claude | Dialect::Codex)
+    }
+}
+
+/// Who sent this event (`--dialect` overrides it).
+#[must_use]
+pub fn detect(obj: &Map<String, Value>) -> Dialect {
+    if pydantic::detect(obj) {
+        return Dialect::PydanticDeep;
+    }
+    let name = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if gemini::EVENTS.iter().any(|(g, _)| *g == name) && crate::events::info(name).is_none() {
+        return Dialect::Gemini;
+    }
+    if copilot::detect(obj) {
+        return Dialect::Copilot;
+    }
+    if cursor::EVENTS.iter().any(|(c, _)| *c == name) {
+        return Dialect::Cursor;
+    }
+    Dialect::Claude
+}
+
+/// Maps a caller's event into hookrun's model: the canonical event name and
+/// Claude-shaped fields (with `hook_event_name` set).
+#[must_use]
+pub fn normalize(
+    dialect: Dialect,
+    obj: Map<String, Value>,
+) -> (Option<String>, Map<String, Value>) {
+    match dialect {
+        Dialect::Claude | Dialect::Codex => {
+            let name = obj
+                .get("hook_event_name")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            (name, obj)
+        }
+        Dialect::PydanticDeep => pydantic::normalize(obj),
+        Dialect::Gemini => gemini::normalize(obj),
+        Dialect::Cursor => cursor::normalize(obj),
+        Dialect::Copilot => copilot::normalize(obj),
+    }
+}
+
+/// Reads one finished hook run by the rules of `dialect`, as an answer in
+/// hookrun's (Claude-shaped) terms.
+#[must_use]
+pub fn classify(dialect: Dialect, event: &str, label: &str, run: &HookRun) -> Answer {
+    match dialect {
+        Dialect::Claude | Dialect::Codex | Dialect::Copilot => {
+            crate::answer::classify(event, label, run)
+        }
+        Dialect::PydanticDeep => pydantic::classify(event, run),
+        Dialect::Gemini => gemini::classify(event, label, run),
+        Dialect::Cursor => cursor::classify(event, label, run),
+    }
+}
+
+/// Renders the merged decision for the caller.
+#[must_use]
+pub fn render(
+    dialect: Dialect,
+    event: &crate::event::Event,
+    family: Family,
+    d: &Decision,
+    notices: &[String],
+) -> Rendered {
+    match dialect {
+        Dialect::Claude => crate::output::render(&event.name, family, d, notices),
+        Dialect::Codex => codex::render(event, family, d, notices),
+        Dialect::PydanticDeep => pydantic::render(event, d, notices),
+        Dialect::Gemini => gemini::render(event, family, d, notices),
+        Dialect::Cursor => cursor::render(event, family, d, notices),
+        Dialect::Copilot => copilot::render(event, family, d, notices),
+    }
+}
+
+/// An answer built from a Claude-shaped JSON object as if a hook had
+/// printed it with exit 0 (how other dialects' answers are translated).
+#[must_use]
+pub(crate) fn answer_from_json(
+    event: &str,
+    label: &str,
+    run: &HookRun,
+    json: &Value,
+    status: i32,
+) -> Answer {
+    let mut synthetic = run.clone();
+    synthetic.status = crate::exec::RunStatus::Exited(status);
+    synthetic.stdout = crate::exec::Captured {
+        bytes: json.to_string().into_bytes(),
+        dropped: 0,
+    };
+    crate::answer::classify(event, label, &synthetic)
+}
+
+/// A rendered JSON decision with `notices` on stderr.
+pub(crate) fn rendered(
+    obj: &Value,
+    exit_code: u8,
+    reason: Option<&str>,
+    notices: &[String],
+) -> Rendered {
+    let mut stderr: Vec<String> = Vec::new();
+    if exit_code == 2 {
+        stderr.push(reason.unwrap_or("blocked by hook").to_owned());
+    }
+    stderr.extend(notices.iter().map(|n| format!("hookrun: {n}")));
+    Rendered {
+        stdout: obj.to_string(),
+        stderr,
+        exit_code,
+    }
+}
