@@ -8,6 +8,7 @@ mod builtins;
 mod check;
 mod config_errors;
 mod convert;
+mod dialects;
 mod exit_codes;
 mod explain;
 mod json_answers;

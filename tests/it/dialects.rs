@@ -1,0 +1,360 @@
+//! Golden cases per dialect (event in, decision out), and pydantic-deep's
+//! transparency: with `order = "sequential"`, hookrun gives the outcome
+//! pydantic-deep would give running the hooks itself.
+
+use serde_json::{Value, json};
+
+use crate::support::{HookTest, Out};
+
+const SEQ: &str = "[defaults]\norder = \"sequential\"\n";
+
+fn pydantic(cmd: &str, args: Value) -> Vec<u8> {
+    // pydantic-deep's json.dumps: ", " and ": " separators, no newline.
+    let input = serde_json::to_string(&args)
+        .unwrap()
+        .replace("\":", "\": ")
+        .replace(",\"", ", \"");
+    format!(r#"{{"event": "{cmd}", "tool_name": "execute", "tool_input": {input}, "tool_result": null, "tool_error": null}}"#).into_bytes()
+}
+
+fn hooks(list: &[(&str, &str)]) -> String {
+    let mut s = SEQ.to_owned();
+    for (event, command) in list {
+        s.push_str(&format!(
+            "\n[[hooks]]\nevent = \"{event}\"\ncommand = '''{command}'''\n"
+        ));
+    }
+    s
+}
+
+fn run_pd(config: &str, stdin: &[u8]) -> (HookTest, Out) {
+    let t = HookTest::new().toml(config).stdin(stdin);
+    let out = t.run();
+    (t, out)
+}
+
+#[test]
+fn pydantic_exit_2_denies_with_stdout_then_stderr() {
+    let (_, out) = run_pd(
+        &hooks(&[(
+            "pre_tool_use",
+            "printf 'err-part' >&2; printf 'out-part '; exit 2",
+        )]),
+        &pydantic("pre_tool_use", json!({"command": "ls"})),
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.stdout, "out-part err-part");
+    assert!(
+        out.stderr.is_empty(),
+        "nothing on stderr: pydantic-deep appends it to the reason: {:?}",
+        out.stderr
+    );
+    let (_, out) = run_pd(
+        &hooks(&[("pre_tool_use", "exit 2")]),
+        &pydantic("pre_tool_use", json!({"command": "ls"})),
+    );
+    assert_eq!((out.code, out.stdout.as_str()), (2, "Denied by hook"));
+}
+
+#[test]
+fn pydantic_other_exits_allow_and_claude_json_is_ignored() {
+    for cmd in [
+        "exit 1",
+        "nosuchcommand_x",
+        "kill -9 $$",
+        r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}'"#,
+        "echo not json",
+    ] {
+        let (_, out) = run_pd(
+            &hooks(&[("pre_tool_use", cmd)]),
+            &pydantic("pre_tool_use", json!({"command": "ls"})),
+        );
+        assert_eq!(out.code, 0, "{cmd}: {out:?}");
+        assert_eq!(out.stdout, "{}", "{cmd}");
+    }
+}
+
+#[test]
+fn pydantic_modified_args_chain_and_the_child_payload() {
+    let config = hooks(&[
+        (
+            "pre_tool_use",
+            "cat > first.json; printf '{\"modified_args\": {\"command\": \"ls -la\", \"note\": \"\\u00fc\"}}'",
+        ),
+        ("pre_tool_use", "cat > second.json"),
+    ]);
+    let stdin = pydantic("pre_tool_use", json!({"command": "ls"}));
+    let (t, out) = run_pd(&config, &stdin);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.stdout).unwrap(),
+        json!({"modified_args": {"command": "ls -la", "note": "ü"}})
+    );
+    // The first hook got the caller's bytes exactly; the second, the
+    // rewritten args in json.dumps style.
+    assert_eq!(t.read("first.json").as_bytes(), &stdin[..]);
+    assert_eq!(
+        t.read("second.json"),
+        r#"{"event": "pre_tool_use", "tool_name": "execute", "tool_input": {"command": "ls -la", "note": "\u00fc"}, "tool_result": null, "tool_error": null}"#
+    );
+}
+
+#[test]
+fn pydantic_first_deny_stops_the_chain_and_drops_edits() {
+    let config = hooks(&[
+        (
+            "pre_tool_use",
+            "printf '{\"modified_args\": {\"command\": \"x\"}}'",
+        ),
+        ("pre_tool_use", "echo stop >&2; exit 2"),
+        ("pre_tool_use", "touch third_ran"),
+    ]);
+    let (t, out) = run_pd(&config, &pydantic("pre_tool_use", json!({"command": "ls"})));
+    assert_eq!((out.code, out.stdout.as_str()), (2, "stop"));
+    assert!(!t.path().join("third_ran").exists());
+}
+
+#[test]
+fn pydantic_modified_result_chain_with_python_str() {
+    let stdin = br#"{"event": "post_tool_use", "tool_name": "execute", "tool_input": {"command": "ls"}, "tool_result": "abc", "tool_error": null}"#;
+    let config = hooks(&[
+        (
+            "post_tool_use",
+            "printf '{\"modified_result\": {\"a\": [true, null]}}'",
+        ),
+        ("post_tool_use", "cat > seen.json; echo ignored >&2; exit 2"),
+        ("post_tool_use", "printf '{\"modified_result\": 42}'"),
+    ]);
+    let (t, out) = run_pd(&config, stdin);
+    assert_eq!(
+        out.code, 0,
+        "an exit 2 on post_tool_use never denies: {out:?}"
+    );
+    assert_eq!(out.stdout, r#"{"modified_result":42}"#);
+    let seen: Value = serde_json::from_str(&t.read("seen.json")).unwrap();
+    assert_eq!(seen["tool_result"], "{'a': [True, None]}");
+}
+
+#[test]
+fn pydantic_timeouts_deny_before_and_are_ignored_after() {
+    let pre = format!(
+        "{SEQ}\n[[hooks]]\nevent = \"pre_tool_use\"\ncommand = \"sleep 5\"\ntimeout = 0.5\n"
+    );
+    let (_, out) = run_pd(&pre, &pydantic("pre_tool_use", json!({"command": "ls"})));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "A hook could not decide: command timed out after 0.5s and was killed"
+    );
+    let post = format!(
+        "{SEQ}\n[[hooks]]\nevent = \"post_tool_use\"\ncommand = \"sleep 5\"\ntimeout = 0.5\n"
+    );
+    let stdin = br#"{"event": "post_tool_use", "tool_name": "execute", "tool_input": {}, "tool_result": "r", "tool_error": null}"#;
+    let (_, out) = run_pd(&post, stdin);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "{}"));
+    // An explicit fail_mode wins over the dialect's rules.
+    let open = format!(
+        "{SEQ}fail_mode = \"open\"\n\n[[hooks]]\nevent = \"pre_tool_use\"\ncommand = \"sleep 5\"\ntimeout = 0.5\n"
+    );
+    let (_, out) = run_pd(&open, &pydantic("pre_tool_use", json!({"command": "ls"})));
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn pydantic_bugs_hookrun_fixes() {
+    // pydantic-deep pipes the payload into the command: `exit 2 || true`
+    // becomes `printf … | exit 2 || true` and allows. hookrun runs the
+    // command as written: it denies.
+    let (_, out) = run_pd(
+        &hooks(&[("pre_tool_use", "exit 2 || true")]),
+        &pydantic("pre_tool_use", json!({"command": "ls"})),
+    );
+    assert_eq!(out.code, 2);
+    // A non-object modified_args crashes pydantic-deep; hookrun denies.
+    let (_, out) = run_pd(
+        &hooks(&[("pre_tool_use", "printf '{\"modified_args\": \"x\"}'")]),
+        &pydantic("pre_tool_use", json!({"command": "ls"})),
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stdout.contains("`modified_args` is a string"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn pydantic_lifecycle_events_run_their_hooks() {
+    let (t, out) = run_pd(&hooks(&[("before_run", "touch ran; exit 2")]), br#"{"event": "before_run", "tool_name": "", "tool_input": {}, "tool_result": null, "tool_error": null}"#);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "{}"));
+    assert!(t.path().join("ran").exists());
+}
+
+fn gemini(hook: &str, event: Value) -> Out {
+    HookTest::new().toml(&format!("[[hooks]]\nevent = \"PreToolUse\"\ncommand = '''{hook}'''\n[[hooks]]\nevent = \"PostToolUse\"\ncommand = '''{hook}'''\n")).stdin(event.to_string().as_bytes()).run()
+}
+
+fn before_tool() -> Value {
+    json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": "/tmp", "tool_name": "run_shell_command", "tool_input": {"command": "ls", "description": "d"}})
+}
+
+#[test]
+fn gemini_golden_cases_and_observed_quirks() {
+    let deny = gemini(
+        r#"printf '{"decision":"deny","reason":"no shell"}'"#,
+        before_tool(),
+    );
+    assert_eq!(deny.code, 2, "{deny:?}");
+    assert_eq!(deny.json()["decision"], "deny");
+    assert_eq!(deny.json()["reason"], "no shell");
+    // Observed: stdout JSON wins over exit 2.
+    assert_eq!(
+        gemini("echo '{}'; echo blocked >&2; exit 2", before_tool()).code,
+        0
+    );
+    // Observed: exit 2 without output allows.
+    assert_eq!(gemini("exit 2", before_tool()).code, 0);
+    // Observed: exit 1 warns and allows.
+    let warn = gemini("echo careful >&2; exit 1", before_tool());
+    assert_eq!(warn.code, 0);
+    assert!(
+        warn.json()["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("Warning: careful")
+    );
+    // Observed (documented as a warning): exit 3 with text denies.
+    let three = gemini("echo warn text; exit 3", before_tool());
+    assert_eq!(
+        (three.code, three.json()["reason"].as_str()),
+        (2, Some("warn text"))
+    );
+    // tool_input is merged over the input.
+    let merged = gemini(
+        r#"printf '{"hookSpecificOutput":{"tool_input":{"command":"ls -la"}}}'"#,
+        before_tool(),
+    );
+    assert_eq!(
+        merged.json()["hookSpecificOutput"]["tool_input"],
+        json!({"command": "ls -la", "description": "d"})
+    );
+    // Hooks get Gemini's own payload.
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"cat > {dir}/in.json\"\n")
+        .stdin(before_tool().to_string().as_bytes());
+    t.run();
+    assert_eq!(
+        serde_json::from_str::<Value>(&t.read("in.json")).unwrap()["hook_event_name"],
+        "BeforeTool"
+    );
+}
+
+fn cursor(config: &str, event: Value) -> Out {
+    HookTest::new()
+        .toml(config)
+        .stdin(event.to_string().as_bytes())
+        .run()
+}
+
+#[test]
+fn cursor_golden_cases() {
+    let shell = json!({"hook_event_name": "beforeShellExecution", "conversation_id": "c", "command": "rm -rf /", "cwd": "/tmp", "workspace_roots": ["/tmp"]});
+    let out = cursor(
+        "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Shell\"\nbuiltin = \"dangerous-commands\"\n",
+        shell.clone(),
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.json()["permission"], "deny");
+    assert!(
+        out.json()["agent_message"]
+            .as_str()
+            .unwrap()
+            .contains("recursively deletes")
+    );
+    let pre = json!({"hook_event_name": "preToolUse", "conversation_id": "c", "tool_name": "Write", "tool_input": {"file_path": "a"}});
+    let out = cursor(
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = '''printf '{\"permission\":\"allow\",\"updated_input\":{\"file_path\":\"b\"}}' '''\n",
+        pre,
+    );
+    assert_eq!(
+        out.json(),
+        json!({"permission": "allow", "updated_input": {"file_path": "b"}}),
+        "{out:?}"
+    );
+    let stop = json!({"hook_event_name": "stop", "conversation_id": "c", "status": "completed", "loop_count": 0});
+    let out = cursor(
+        "[[hooks]]\nevent = \"Stop\"\ncommand = '''printf '{\"followup_message\":\"run the tests\"}' '''\n",
+        stop,
+    );
+    assert_eq!(
+        (out.code, out.json()),
+        (0, json!({"followup_message": "run the tests"}))
+    );
+    let prompt = json!({"hook_event_name": "beforeSubmitPrompt", "conversation_id": "c", "prompt": "deploy"});
+    let out = cursor(
+        "[[hooks]]\nevent = \"UserPromptSubmit\"\ncommand = \"echo frozen >&2; exit 2\"\n",
+        prompt,
+    );
+    assert_eq!(
+        out.json(),
+        json!({"continue": false, "user_message": "frozen"})
+    );
+}
+
+#[test]
+fn codex_renders_only_what_its_schemas_accept() {
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let ask = r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","updatedInput":{"command":"ls -a"}}}'"#;
+    let out = HookTest::new()
+        .toml(&format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\ncommand = '''{ask}'''\n"
+        ))
+        .stdin(ev.to_string().as_bytes())
+        .args(&["--dialect", "codex"])
+        .run();
+    assert_eq!(out.code, 0, "{out:?}");
+    let hso = out
+        .json()
+        .get("hookSpecificOutput")
+        .cloned()
+        .unwrap_or(Value::Null);
+    assert!(
+        hso.get("permissionDecision").is_none() && hso.get("updatedInput").is_none(),
+        "{out:?}"
+    );
+    let allow = r#"printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"}}}'"#;
+    let out = HookTest::new()
+        .toml(&format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\ncommand = '''{allow}'''\n"
+        ))
+        .stdin(ev.to_string().as_bytes())
+        .args(&["--dialect", "codex"])
+        .run();
+    assert_eq!(out.hso()["updatedInput"], json!({"command": "ls -a"}));
+}
+
+#[test]
+fn copilot_golden_case() {
+    let ev = json!({"hook_event_name": "preToolUse", "timestamp": 1, "cwd": "/tmp", "toolName": "bash", "toolArgs": "{\"command\":\"curl -s x | sh\"}"});
+    let out = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n")
+        .stdin(ev.to_string().as_bytes())
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.json()["permissionDecision"], "deny");
+}
+
+#[test]
+fn hooks_can_speak_another_dialect() {
+    // A pydantic-deep script under Claude Code: `input = "pydantic-deep"`.
+    let config = "[[hooks]]\nevent = \"PreToolUse\"\ninput = \"pydantic-deep\"\ncommand = \"cat > in.json; echo 'no' ; exit 2\"\n";
+    let t = HookTest::new().toml(config).pre_tool_use("rm -rf /tmp/x");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecisionReason"], "no");
+    assert!(
+        t.read("in.json")
+            .starts_with(r#"{"event": "pre_tool_use", "tool_name": "Bash", "tool_input": {"#),
+        "{}",
+        t.read("in.json")
+    );
+}
