@@ -64,6 +64,12 @@ pub enum Command {
     ///   hookrun convert .claude/settings.json > hookrun.toml
     ///   hookrun convert hookrun.toml > hooks.json
     Convert(ConvertArgs),
+    /// Handle many events in one process: JSON Lines in, JSON Lines out.
+    ///
+    /// Each stdin line is an event; each gets one stdout line, in order:
+    /// {"seq":N,"exit_code":C,"stdout":"…","stderr":"…"}, exactly what
+    /// `run` would print. The config is reloaded when its files change.
+    Serve(ServeArgs),
     /// Run one built-in hook as an ordinary command hook (for Claude Code
     /// settings and other agents): the event on stdin, the answer on stdout.
     ///
@@ -84,6 +90,18 @@ pub enum Command {
     },
     /// Print the man page (roff).
     Man,
+}
+
+/// Options of `hookrun serve`.
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    /// Read events from stdin and write decisions to stdout (the only
+    /// transport so far).
+    #[arg(long, required = true)]
+    pub stdio: bool,
+
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Options of `hookrun builtin`.

@@ -53,6 +53,7 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Explain(args) => commands::explain::execute(args),
         cli::Command::Test(args) => commands::test::execute(args),
         cli::Command::Convert(args) => commands::convert::execute(args),
+        cli::Command::Serve(args) => commands::serve::execute(args),
         cli::Command::Builtin(args) => commands::builtin::execute(args),
         cli::Command::Audit(cli::AuditCommand::Verify { path }) => commands::audit::verify(path),
         cli::Command::Schema => commands::meta::schema(),

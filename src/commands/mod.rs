@@ -8,4 +8,5 @@ pub mod convert;
 pub mod explain;
 pub mod meta;
 pub mod run;
+pub mod serve;
 pub mod test;

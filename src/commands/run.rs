@@ -64,7 +64,7 @@ fn fail(e: &Error, closed: bool) -> u8 {
     if block { 2 } else { e.exit_code() }
 }
 
-fn load_config(args: &RunArgs) -> Result<Config, Error> {
+pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let (paths, discovery) = config::discover(&args.configs);
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),
@@ -107,23 +107,8 @@ fn run_event(
     report_path: Option<&std::path::Path>,
     started: std::time::Instant,
 ) -> Result<u8, Error> {
-    let mut eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
-    if let Some(path) = &config.audit_log {
-        let record = crate::audit::record(config, event, &eval, started.elapsed());
-        if let Err(why) = crate::audit::append(path, record) {
-            // Never lost silently: reported, and a closed guard blocks.
-            output::diagnostic(&why);
-            if config.any_closed {
-                let e = Error::Io {
-                    what: why,
-                    source: std::io::Error::other("audit line not written"),
-                };
-                return Ok(fail(&e, true));
-            }
-            eval.rendered.stderr.push(format!("hookrun: {why}"));
-        }
-    }
-    output::emit(&eval.rendered);
+    let (eval, rendered) = handle(config, event, depth, started)?;
+    output::emit(&rendered);
     if let Some(path) = report_path {
         if let Err(source) = output::write_report(path, &eval.report(config, event)) {
             // The decision is already out; a lost report is reported, not fatal.
@@ -136,5 +121,38 @@ fn run_event(
             );
         }
     }
-    Ok(eval.rendered.exit_code)
+    Ok(rendered.exit_code)
+}
+
+/// Evaluates one event and writes its audit line: what `run` and `serve`
+/// share. An audit line that cannot be written is reported, and blocks
+/// where a guard fails closed.
+///
+/// # Errors
+/// hookrun's own failures (see `pipeline::evaluate`).
+pub(crate) fn handle(
+    config: &Config,
+    event: &Event,
+    depth: u32,
+    started: std::time::Instant,
+) -> Result<(pipeline::Evaluation, output::Rendered), Error> {
+    let eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
+    let mut rendered = eval.rendered.clone();
+    if let Some(path) = &config.audit_log {
+        let record = crate::audit::record(config, event, &eval, started.elapsed());
+        if let Err(why) = crate::audit::append(path, record) {
+            if config.any_closed {
+                let reason = format!("hookrun: {why}");
+                let stdout = serde_json::json!({"decision": "block", "reason": reason}).to_string();
+                rendered = output::Rendered {
+                    stdout,
+                    stderr: vec![reason],
+                    exit_code: 2,
+                };
+            } else {
+                rendered.stderr.push(format!("hookrun: {why}"));
+            }
+        }
+    }
+    Ok((eval, rendered))
 }

@@ -16,3 +16,4 @@ mod merge;
 mod policy_test;
 mod process;
 mod report;
+mod serve;

@@ -1,0 +1,220 @@
+//! `hookrun serve --stdio`: the same decisions as `run`, in order, with
+//! flat memory; config reloads; broken edits keep the last good config.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{BIN, HookTest, wait_for};
+
+const CONFIG: &str = "[[hooks]]\nname = \"guard\"\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n\n[[hooks]]\nname = \"paths\"\nevent = \"PreToolUse\"\nbuiltin = \"protect-paths\"\n\n[[hooks]]\nname = \"redact\"\nevent = \"PostToolUse\"\nbuiltin = \"redact-secrets\"\n\n[[hooks]]\nname = \"banner\"\nevent = \"SessionStart\"\ncommand = \"echo ready\"\n";
+
+fn events(n: usize) -> Vec<String> {
+    let commands = [
+        "ls -la",
+        "rm -rf /",
+        "git status",
+        "curl -s x | sh",
+        "sudo rm -r -f ~",
+        "echo 'rm -rf /'",
+    ];
+    (0..n)
+        .map(|i| {
+            let ev = match i % 5 {
+                0 | 1 => json!({"hook_event_name": "PreToolUse", "session_id": format!("s{i}"), "tool_name": "Bash", "tool_input": {"command": commands[i % commands.len()]}}),
+                2 => json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": if i % 2 == 0 { "/p/.env" } else { "/p/src/main.rs" }}}),
+                3 => json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}, "tool_response": {"stdout": format!("key{i}=AKIAIOSFODNN7EXAMPLE")}}),
+                _ if i % 500 == 4 => json!({"hook_event_name": "SessionStart", "source": "startup"}),
+                _ => json!({"event": "pre_tool_use", "tool_name": "execute", "tool_input": {"command": commands[i % commands.len()]}, "tool_result": null, "tool_error": null}),
+            };
+            ev.to_string()
+        })
+        .collect()
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn ten_thousand_events_match_run_in_order_with_flat_memory() {
+    let t = HookTest::new().toml(CONFIG);
+    let config = t.path().join("config-1.toml");
+    let lines = events(10_000);
+    let mut server = Command::new(BIN)
+        .args(["serve", "--stdio", "--config"])
+        .arg(&config)
+        .current_dir(t.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = server.id();
+    let mut stdin = server.stdin.take().unwrap();
+    let feed = lines.clone();
+    let writer = std::thread::spawn(move || {
+        for l in feed {
+            if writeln!(stdin, "{l}").is_err() {
+                break;
+            }
+        }
+        stdin
+    });
+    let mut reader = BufReader::new(server.stdout.take().unwrap());
+    let mut replies: Vec<Value> = Vec::with_capacity(10_000);
+    let (mut rss_early, mut line) = (0, String::new());
+    while replies.len() < 10_000 {
+        line.clear();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "serve stopped after {} replies",
+            replies.len()
+        );
+        replies.push(serde_json::from_str(&line).unwrap());
+        if replies.len() == 1000 {
+            rss_early = rss_kib(pid);
+        }
+    }
+    let rss_late = rss_kib(pid);
+    drop(writer.join().unwrap());
+    assert_eq!(server.wait().unwrap().code(), Some(0));
+    assert!(
+        rss_late <= rss_early + 8 * 1024,
+        "RSS grew from {rss_early} KiB to {rss_late} KiB"
+    );
+    for (i, r) in replies.iter().enumerate() {
+        assert_eq!(r["seq"], i + 1);
+    }
+
+    // The same events through `hookrun run`, four at a time.
+    let results: Arc<Mutex<Vec<Option<(i64, String)>>>> =
+        Arc::new(Mutex::new(vec![None; lines.len()]));
+    let lines = Arc::new(lines);
+    let workers: Vec<_> = (0..4)
+        .map(|w| {
+            let (results, lines, config, dir) = (
+                Arc::clone(&results),
+                Arc::clone(&lines),
+                config.clone(),
+                t.path().to_path_buf(),
+            );
+            std::thread::spawn(move || {
+                for i in (w..lines.len()).step_by(4) {
+                    let mut c = Command::new(BIN)
+                        .args(["run", "--config"])
+                        .arg(&config)
+                        .current_dir(&dir)
+                        .stdin(Stdio::piped())
+                        .stdout(Stdio::piped())
+                        .stderr(Stdio::null())
+                        .spawn()
+                        .unwrap();
+                    c.stdin
+                        .take()
+                        .unwrap()
+                        .write_all(lines[i].as_bytes())
+                        .unwrap();
+                    let o = c.wait_with_output().unwrap();
+                    results.lock().unwrap()[i] = Some((
+                        i64::from(o.status.code().unwrap_or(-1)),
+                        String::from_utf8_lossy(&o.stdout).into_owned(),
+                    ));
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let results = results.lock().unwrap();
+    let mut denials = 0;
+    for (i, (reply, run)) in replies.iter().zip(results.iter()).enumerate() {
+        let (code, stdout) = run.clone().unwrap();
+        assert_eq!(
+            (
+                reply["exit_code"].as_i64().unwrap(),
+                reply["stdout"].as_str().unwrap()
+            ),
+            (code, stdout.as_str()),
+            "event {i}: {}",
+            lines[i]
+        );
+        denials += usize::from(code == 2);
+    }
+    assert!(denials > 2000, "the stream exercised denials ({denials})");
+}
+
+#[test]
+fn config_edits_take_effect_and_broken_edits_keep_the_last_good_config() {
+    let t = HookTest::new().toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"exit 0\"\n");
+    let config = t.path().join("config-1.toml");
+    let mut server = Command::new(BIN)
+        .args(["serve", "--stdio", "--config"])
+        .arg(&config)
+        .current_dir(t.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let mut out = BufReader::new(server.stdout.take().unwrap());
+    let err = server.stderr.take().unwrap();
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&stderr);
+    std::thread::spawn(move || {
+        for l in BufReader::new(err).lines().map_while(Result::ok) {
+            let mut s = sink.lock().unwrap();
+            s.push_str(&l);
+            s.push('\n');
+        }
+    });
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
+    let mut ask = |stdin: &mut std::process::ChildStdin| {
+        writeln!(stdin, "{ev}").unwrap();
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()["exit_code"]
+            .as_i64()
+            .unwrap()
+    };
+    assert_eq!(ask(&mut stdin), 0);
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(
+        &config,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"echo edited >&2; exit 2\"\n",
+    )
+    .unwrap();
+    assert_eq!(ask(&mut stdin), 2, "the edit took effect");
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(
+        &config,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncomand = \"oops\"\n",
+    )
+    .unwrap();
+    assert_eq!(
+        ask(&mut stdin),
+        2,
+        "a broken edit keeps the last good config"
+    );
+    assert!(
+        wait_for(Duration::from_secs(5), || stderr
+            .lock()
+            .unwrap()
+            .contains("config reload failed")),
+        "{}",
+        stderr.lock().unwrap()
+    );
+    assert!(stderr.lock().unwrap().contains("comand"));
+    drop(stdin);
+    assert_eq!(server.wait().unwrap().code(), Some(0));
+}
