@@ -35,6 +35,9 @@ fn events(n: usize) -> Vec<String> {
         .collect()
 }
 
+/// `run`'s (exit code, stdout) per event, filled in by worker threads.
+type Shared = Arc<Mutex<Vec<Option<(i64, String)>>>>;
+
 fn rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
@@ -96,8 +99,7 @@ fn ten_thousand_events_match_run_in_order_with_flat_memory() {
     }
 
     // The same events through `hookrun run`, four at a time.
-    let results: Arc<Mutex<Vec<Option<(i64, String)>>>> =
-        Arc::new(Mutex::new(vec![None; lines.len()]));
+    let results: Shared = Arc::new(Mutex::new(vec![None; lines.len()]));
     let lines = Arc::new(lines);
     let workers: Vec<_> = (0..4)
         .map(|w| {
