@@ -55,10 +55,13 @@ pub enum Command {
     ///   hookrun test examples/
     ///   hookrun test --format junit hooks.test.toml > junit.xml
     Test(TestArgs),
-    /// Convert Claude Code settings JSON to hookrun TOML, or back.
+    /// Convert hook configs: Claude Code / Codex JSON, Gemini and Cursor
+    /// JSON to hookrun TOML; hookrun TOML to Claude Code JSON or (`--to
+    /// gemini`) Gemini's.
     ///
-    /// The direction follows the input (`.json` or a leading `{` is Claude
-    /// Code JSON). What cannot be carried over is listed on stderr.
+    /// The direction follows the input (`.json` or a leading `{` is JSON;
+    /// Gemini and Cursor files are recognised by their event names). What
+    /// cannot be carried over is listed on stderr.
     ///
     /// Examples:
     ///   hookrun convert .claude/settings.json > hookrun.toml
@@ -153,6 +156,18 @@ pub struct ConvertArgs {
     /// Exit 1 when anything could not be carried over.
     #[arg(long)]
     pub strict: bool,
+
+    /// For TOML input: the format to write (Claude Code and Codex share
+    /// `claude`; Gemini counts timeouts in milliseconds).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub to: Option<ConvertTarget>,
+}
+
+/// `convert --to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConvertTarget {
+    Claude,
+    Gemini,
 }
 
 /// Output formats of `test`.

@@ -22,6 +22,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod convert;
+pub mod convert_agents;
 pub mod decision;
 pub mod dialect;
 pub mod error;

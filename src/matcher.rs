@@ -32,6 +32,54 @@ const BACKTRACK_LIMIT: usize = 1_000_000;
 pub struct Matcher {
     pattern: String,
     regex: Result<fancy_regex::Regex, String>,
+    /// `matcher_syntax = "regex"`: always an unanchored regex search (as
+    /// pydantic-deep, deputy and Gemini match), never a names list.
+    regex_only: bool,
+}
+
+/// How a config's matchers are read (dialect-pydantic-deep.md rule 3).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Syntax {
+    /// Claude Code's rules: exact names, or an unanchored regex.
+    #[default]
+    Claude,
+    /// Always an unanchored regex search (`exec` matches `execute`).
+    Regex,
+}
+
+/// Tool families usable in matchers, so one config can guard every agent
+/// (rule 4): `@shell`, `@read`, `@write`, `@edit`.
+const FAMILIES: &[(&str, &str)] = &[
+    (
+        "@shell",
+        "Bash|execute|run_bash|bash|tool_run_bash|run_shell_command|Shell|shell|exec_command|local_shell",
+    ),
+    ("@read", "Read|read_file|read_many_files|NotebookRead|view"),
+    ("@write", "Write|write_file|create_file|NotebookEdit"),
+    (
+        "@edit",
+        "Edit|MultiEdit|NotebookEdit|edit_file|hashline_edit|multi_edit|replace|str_replace_editor|apply_patch",
+    ),
+];
+
+/// Expands `@family` tokens into their tool names.
+fn expand_families(pattern: &str) -> String {
+    let mut out = pattern.to_owned();
+    for (family, names) in FAMILIES {
+        out = out.replace(family, names);
+    }
+    out
 }
 
 /// Which rule decided a match, for reports and `explain`.
@@ -54,13 +102,21 @@ impl Matcher {
     /// it may still be a valid name list, and where it is not it never matches.
     #[must_use]
     pub fn new(pattern: &str) -> Self {
-        let regex = fancy_regex::RegexBuilder::new(pattern)
+        Self::with_syntax(pattern, Syntax::Claude)
+    }
+
+    /// Compiles a matcher read with the given syntax.
+    #[must_use]
+    pub fn with_syntax(pattern: &str, syntax: Syntax) -> Self {
+        let pattern = expand_families(pattern);
+        let regex = fancy_regex::RegexBuilder::new(&pattern)
             .backtrack_limit(BACKTRACK_LIMIT)
             .build()
             .map_err(|e| e.to_string());
         Matcher {
-            pattern: pattern.to_owned(),
+            pattern,
             regex,
+            regex_only: syntax == Syntax::Regex,
         }
     }
 
@@ -74,7 +130,7 @@ impl Matcher {
     /// not one, for the given name set.
     #[must_use]
     pub fn regex_error(&self, names: NameSet) -> Option<&str> {
-        if is_match_all(&self.pattern) || is_name_list(&self.pattern, names) {
+        if is_match_all(&self.pattern) || (!self.regex_only && is_name_list(&self.pattern, names)) {
             return None;
         }
         self.regex.as_ref().err().map(String::as_str)
@@ -84,7 +140,7 @@ impl Matcher {
     /// regex matchers.
     #[must_use]
     pub fn listed_names(&self, names: NameSet) -> Option<Vec<&str>> {
-        if is_match_all(&self.pattern) || !is_name_list(&self.pattern, names) {
+        if self.regex_only || is_match_all(&self.pattern) || !is_name_list(&self.pattern, names) {
             return None;
         }
         Some(
@@ -102,7 +158,7 @@ impl Matcher {
         if is_match_all(&self.pattern) {
             return (true, MatchPath::All);
         }
-        if is_name_list(&self.pattern, names) {
+        if !self.regex_only && is_name_list(&self.pattern, names) {
             let hit = self
                 .pattern
                 .split(separators(names))
@@ -273,6 +329,18 @@ mod tests {
         assert!(hit("Agent", "Task"));
         assert!(hit("^(?!Bash).*Edit$", "NotebookEdit"));
         assert!(!hit("^(?!Bash).*Edit$", "BashEdit"));
+    }
+
+    #[test]
+    fn regex_syntax_and_families() {
+        let m = Matcher::with_syntax("exec", Syntax::Regex);
+        assert!(m.matches(NameSet::Wide, "execute").0);
+        assert!(!Matcher::new("exec").matches(NameSet::Wide, "execute").0);
+        let shell = Matcher::new("@shell");
+        for tool in ["Bash", "execute", "run_shell_command", "Shell"] {
+            assert!(shell.matches(NameSet::Wide, tool).0, "{tool}");
+        }
+        assert!(!shell.matches(NameSet::Wide, "Read").0);
     }
 
     #[test]

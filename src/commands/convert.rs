@@ -19,10 +19,20 @@ pub fn execute(args: &ConvertArgs) -> u8 {
     };
     let is_json =
         args.path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
-    let result = if is_json {
-        crate::convert::claude_to_toml(&text)
+    let foreign = if is_json {
+        serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| crate::convert_agents::agent_of(&v).map(|a| (v, a)))
     } else {
-        crate::convert::toml_to_claude(&args.path)
+        None
+    };
+    let result = match (is_json, foreign, args.to) {
+        (true, Some((root, agent)), _) => crate::convert_agents::to_toml(&root, agent),
+        (true, None, _) => crate::convert::claude_to_toml(&text),
+        (false, _, Some(crate::cli::ConvertTarget::Gemini)) => {
+            crate::convert_agents::toml_to_gemini(&args.path)
+        }
+        (false, _, _) => crate::convert::toml_to_claude(&args.path),
     };
     match result {
         Ok(c) => {

@@ -50,6 +50,9 @@ struct RawDefaults {
     audit_log: Option<String>,
     /// "parallel" (default), "sequential" or "first-answer".
     order: Option<super::Order>,
+    /// How matchers are read: "claude" (exact names, else a regex) or
+    /// "regex" (always an unanchored regex search).
+    matcher_syntax: Option<crate::matcher::Syntax>,
 }
 
 /// `[events.NAME]`: settings of one event.
@@ -135,6 +138,8 @@ struct RawHook {
     /// A Claude Code permission rule, tested on tool events: "Bash(git *)".
     #[serde(rename = "if")]
     if_rule: Option<String>,
+    /// How this hook's matcher is read; default: `[defaults] matcher_syntax`.
+    matcher_syntax: Option<crate::matcher::Syntax>,
     /// The dialect this hook speaks (claude, codex, pydantic-deep, gemini,
     /// cursor, copilot): it gets the event in that shape and is read by
     /// that dialect's rules. Default: the caller's.
@@ -332,7 +337,11 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         let action = action_of(&h, &key, span.clone(), &err_at)?;
         let matcher = match h.matcher {
             Some(m) => {
-                let compiled = Matcher::new(m.get_ref());
+                let syntax = h
+                    .matcher_syntax
+                    .or(raw.defaults.matcher_syntax)
+                    .unwrap_or_default();
+                let compiled = Matcher::with_syntax(m.get_ref(), syntax);
                 // Only events with a matcher field read the matcher; on the
                 // others it is ignored (a lint for `check`, not an error).
                 let readers = events

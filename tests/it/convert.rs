@@ -234,6 +234,7 @@ fn schema_describes_the_toml_keys() {
         "if",
         "input",
         "matcher",
+        "matcher_syntax",
         "mode",
         "name",
         "options",

@@ -358,3 +358,54 @@ fn hooks_can_speak_another_dialect() {
         t.read("in.json")
     );
 }
+
+#[test]
+fn convert_gemini_and_cursor_configs_with_their_units() {
+    let t = HookTest::new();
+    let gemini = t.path().join("settings.json");
+    std::fs::write(&gemini, r#"{"hooks": {"BeforeTool": [{"matcher": "shell", "sequential": true, "hooks": [{"type": "command", "command": "./check.sh", "name": "check", "timeout": 5000}]}]}}"#).unwrap();
+    let convert = |args: &[&str]| {
+        let o = std::process::Command::new(crate::support::BIN)
+            .arg("convert")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let toml = convert(&[gemini.to_str().unwrap()]);
+    assert!(toml.contains("timeout = 5\n"), "5000 ms is 5 s: {toml}");
+    assert!(
+        toml.contains("matcher_syntax = \"regex\"")
+            && toml.contains("order = \"sequential\"")
+            && toml.contains("input = \"gemini\""),
+        "{toml}"
+    );
+    let toml_path = t.path().join("h.toml");
+    std::fs::write(&toml_path, &toml).unwrap();
+    let back: Value =
+        serde_json::from_str(&convert(&["--to", "gemini", toml_path.to_str().unwrap()])).unwrap();
+    assert_eq!(back["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 5000);
+    assert_eq!(back["hooks"]["BeforeTool"][0]["sequential"], true);
+    // Gemini's regex matcher `shell` matches `run_shell_command` after conversion.
+    let ev = json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}, "cwd": t.path()});
+    let run = HookTest::new()
+        .raw_config("h.toml", &toml.replace("./check.sh", "touch {dir}/ran"))
+        .stdin(ev.to_string().as_bytes());
+    let out = run.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    let cursor = t.path().join("hooks.json");
+    std::fs::write(&cursor, r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh", "timeout": 10, "failClosed": true}]}}"#).unwrap();
+    let toml = convert(&[cursor.to_str().unwrap()]);
+    assert!(
+        toml.contains("matcher = \"Shell\"")
+            && toml.contains("timeout = 10\n")
+            && toml.contains("fail_mode = \"closed\""),
+        "{toml}"
+    );
+}

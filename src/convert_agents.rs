@@ -1,0 +1,249 @@
+//! Converting Gemini CLI and Cursor hook configs to hookrun TOML, and
+//! hookrun TOML to Gemini's. Codex's `hooks.json` has Claude Code's shape
+//! and converts as Claude Code settings do.
+//!
+//! Units are converted, not copied: Gemini counts timeouts in
+//! **milliseconds** (copying Claude Code's seconds into Gemini's field is a
+//! known bug of converters elsewhere), Cursor and hookrun in seconds.
+
+use serde_json::{Map, Value, json};
+
+use crate::convert::Converted;
+
+/// Which agent a JSON hooks file belongs to, from its event names.
+#[must_use]
+pub fn agent_of(root: &Value) -> Option<crate::dialect::Dialect> {
+    let hooks = root.get("hooks")?.as_object()?;
+    if hooks.keys().any(|k| {
+        crate::dialect::gemini::EVENTS.iter().any(|(g, _)| g == k)
+            && crate::events::info(k).is_none()
+    }) {
+        return Some(crate::dialect::Dialect::Gemini);
+    }
+    if root.get("version").is_some()
+        || hooks
+            .keys()
+            .any(|k| crate::dialect::cursor::EVENTS.iter().any(|(c, _)| c == k))
+    {
+        return Some(crate::dialect::Dialect::Cursor);
+    }
+    None
+}
+
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_owned()).to_string()
+}
+
+fn secs(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Gemini or Cursor JSON → hookrun TOML.
+///
+/// # Errors
+/// The file is not such a config.
+pub fn to_toml(root: &Value, agent: crate::dialect::Dialect) -> Result<Converted, String> {
+    let hooks = root
+        .get("hooks")
+        .and_then(Value::as_object)
+        .ok_or("`hooks` is not an object")?;
+    let mut out = format!(
+        "# Converted from a {} hooks config by `hookrun convert`.\n",
+        agent.as_str()
+    );
+    let mut warnings = Vec::new();
+    let gemini = agent == crate::dialect::Dialect::Gemini;
+    if gemini {
+        // Gemini matches tool names with an unanchored regex.
+        out.push_str("\n[defaults]\nmatcher_syntax = \"regex\"\n");
+    }
+    let mut sequential = Vec::new();
+    let mut body = String::new();
+    for (event, entries) in hooks {
+        let (model, implied_matcher) = if gemini {
+            (
+                crate::dialect::gemini::EVENTS
+                    .iter()
+                    .find(|(g, _)| g == event)
+                    .map_or(event.as_str(), |(_, m)| m),
+                None,
+            )
+        } else {
+            let model = crate::dialect::cursor::EVENTS
+                .iter()
+                .find(|(c, _)| c == event)
+                .map_or(event.as_str(), |(_, m)| m);
+            let implied = match event.as_str() {
+                "beforeShellExecution" | "afterShellExecution" => Some("Shell"),
+                "beforeReadFile" => Some("Read"),
+                "afterFileEdit" => Some("Edit"),
+                _ => None,
+            };
+            (model, implied)
+        };
+        for (gi, group) in entries.as_array().into_iter().flatten().enumerate() {
+            // Gemini nests handlers in groups; Cursor lists handlers directly.
+            let (matcher, handlers): (Option<&str>, Vec<&Value>) = if gemini {
+                if group.get("sequential") == Some(&Value::Bool(true)) {
+                    sequential.push(model.to_owned());
+                }
+                (
+                    group.get("matcher").and_then(Value::as_str),
+                    group
+                        .get("hooks")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                )
+            } else {
+                (group.get("matcher").and_then(Value::as_str), vec![group])
+            };
+            for (hi, h) in handlers.into_iter().enumerate() {
+                let key = format!(
+                    "hooks.{event}[{gi}]{}",
+                    if gemini {
+                        format!(".hooks[{hi}]")
+                    } else {
+                        String::new()
+                    }
+                );
+                if h.get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t != "command")
+                {
+                    warnings.push(format!(
+                        "`{key}`: a `{}` hook cannot be expressed in hookrun TOML: not converted",
+                        h["type"].as_str().unwrap_or("")
+                    ));
+                    continue;
+                }
+                let Some(command) = h.get("command").and_then(Value::as_str) else {
+                    warnings.push(format!("`{key}`: no `command`: not converted"));
+                    continue;
+                };
+                body.push_str("\n[[hooks]]\n");
+                if let Some(n) = h.get("name").and_then(Value::as_str) {
+                    body.push_str(&format!("name = {}\n", toml_string(n)));
+                }
+                body.push_str(&format!("event = {}\n", toml_string(model)));
+                if let Some(m) = matcher.filter(|m| !m.is_empty()).or(implied_matcher) {
+                    body.push_str(&format!("matcher = {}\n", toml_string(m)));
+                }
+                body.push_str(&format!("command = {}\n", toml_string(command)));
+                if let Some(t) = h.get("timeout").and_then(Value::as_f64) {
+                    let s = if gemini { t / 1000.0 } else { t };
+                    body.push_str(&format!("timeout = {}\n", secs(s)));
+                }
+                if h.get("failClosed") == Some(&Value::Bool(true)) {
+                    body.push_str("fail_mode = \"closed\"\n");
+                }
+                if let Some(env) = h.get("env").and_then(Value::as_object) {
+                    let pairs: Vec<String> = env
+                        .iter()
+                        .filter_map(|(k, v)| {
+                            v.as_str()
+                                .map(|v| format!("{} = {}", toml_string(k), toml_string(v)))
+                        })
+                        .collect();
+                    body.push_str(&format!("env = {{ {} }}\n", pairs.join(", ")));
+                }
+                let input = if gemini { "gemini" } else { "cursor" };
+                // The script expects its own agent's payload and answers.
+                body.push_str(&format!("input = \"{input}\"\n"));
+            }
+        }
+    }
+    sequential.dedup();
+    for e in sequential {
+        out.push_str(&format!("\n[events.{e}]\norder = \"sequential\"\n"));
+    }
+    out.push_str(&body);
+    Ok(Converted {
+        text: out,
+        warnings,
+    })
+}
+
+/// hookrun TOML → Gemini settings JSON, timeouts in milliseconds.
+///
+/// # Errors
+/// The TOML is not a valid hookrun config.
+pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
+    let options = crate::config::LoadOptions {
+        explicit: false,
+        default_fail_mode: crate::config::FailMode::Open,
+    };
+    let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
+    let mut warnings = Vec::new();
+    let mut events: Map<String, Value> = Map::new();
+    for hook in &config.hooks {
+        let command = match &hook.action {
+            crate::config::Action::Command {
+                command,
+                args: None,
+            } => command.clone(),
+            crate::config::Action::Command {
+                command,
+                args: Some(a),
+            } => std::iter::once(command.clone())
+                .chain(a.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
+            crate::config::Action::Builtin(b) => format!("hookrun builtin {}", b.name),
+            crate::config::Action::Unsupported { kind } => {
+                warnings.push(format!(
+                    "`{}`: a {kind} cannot be expressed: not converted",
+                    hook.origin.key
+                ));
+                continue;
+            }
+        };
+        if hook.fail_mode == crate::config::FailMode::Closed {
+            warnings.push(format!(
+                "`{}`: Gemini has no fail-closed hooks: `fail_mode` not converted",
+                hook.origin.key
+            ));
+        }
+        for event in &hook.events {
+            let name = crate::dialect::gemini::EVENTS
+                .iter()
+                .find(|(_, m)| m == event)
+                .map_or(event.as_str(), |(g, _)| g);
+            let mut h = json!({"type": "command", "command": command});
+            if let Some(n) = &hook.name {
+                h["name"] = Value::String(n.clone());
+            }
+            if let Some(t) = hook.timeout {
+                h["timeout"] = json!(u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
+            }
+            if !hook.env.is_empty() {
+                h["env"] = Value::Object(
+                    hook.env
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect(),
+                );
+            }
+            let mut group = json!({"hooks": [h]});
+            if config.order_of(event) == crate::config::Order::Sequential {
+                group["sequential"] = Value::Bool(true);
+            }
+            if let Some(m) = &hook.matcher {
+                group["matcher"] = Value::String(m.pattern().to_owned());
+            }
+            if let Value::Array(list) = events
+                .entry(name.to_owned())
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                list.push(group);
+            }
+        }
+    }
+    let text = serde_json::to_string_pretty(&json!({"hooks": events})).unwrap_or_default() + "\n";
+    Ok(Converted { text, warnings })
+}
