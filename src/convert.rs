@@ -157,6 +157,26 @@ fn handler_to_toml(
         warnings.push(format!("`{key}`: a `shell: \"powershell\"` handler cannot be expressed in hookrun TOML: not converted"));
         return None;
     }
+    const KNOWN: &[&str] = &[
+        "type",
+        "command",
+        "args",
+        "timeout",
+        "async",
+        "asyncRewake",
+        "onFailure",
+        "if",
+        "statusMessage",
+        "shell",
+        "once",
+    ];
+    if let Some(obj) = h.as_object() {
+        for k in obj.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
+            warnings.push(format!(
+                "`{key}.{k}` has no hookrun equivalent: not converted"
+            ));
+        }
+    }
     if h.get("once").is_some() {
         warnings.push(format!(
             "`{key}`: `once` is not carried (Claude Code ignores it outside skills)"

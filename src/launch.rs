@@ -73,6 +73,10 @@ pub fn spec_for(
         ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
         (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
     ];
+    if hook.input.unwrap_or(event.dialect) == crate::dialect::Dialect::Gemini {
+        // Gemini's hooks know the project directory by its own name.
+        env.push(("GEMINI_PROJECT_DIR".to_owned(), project_dir.to_owned()));
+    }
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {
         input: Arc::clone(&event.bytes),

@@ -11,6 +11,23 @@ use crate::decision::{Decision, Permission};
 use crate::events::Family;
 use crate::output::Rendered;
 
+/// Codex's reading of one hook: as Claude Code's, except that an exit 2
+/// with an empty stderr does not block ("exited with code 2 but did not
+/// write a blocking reason"): the hook failed.
+#[must_use]
+pub fn classify(event: &str, label: &str, run: &crate::exec::HookRun) -> crate::answer::Answer {
+    if run.status == crate::exec::RunStatus::Exited(2)
+        && String::from_utf8_lossy(&run.stderr.bytes).trim().is_empty()
+    {
+        let mut failed = run.clone();
+        failed.status = crate::exec::RunStatus::Exited(1);
+        let mut a = crate::answer::classify(event, label, &failed);
+        a.notice = Some("exited with code 2 but did not write a blocking reason".into());
+        return a;
+    }
+    crate::answer::classify(event, label, run)
+}
+
 #[must_use]
 pub fn render(
     event: &crate::event::Event,

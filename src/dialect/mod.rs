@@ -117,9 +117,8 @@ pub fn normalize(
 #[must_use]
 pub fn classify(dialect: Dialect, event: &str, label: &str, run: &HookRun) -> Answer {
     match dialect {
-        Dialect::Claude | Dialect::Codex | Dialect::Copilot => {
-            crate::answer::classify(event, label, run)
-        }
+        Dialect::Codex => codex::classify(event, label, run),
+        Dialect::Claude | Dialect::Copilot => crate::answer::classify(event, label, run),
         Dialect::PydanticDeep => pydantic::classify(event, run),
         Dialect::Gemini => gemini::classify(event, label, run),
         Dialect::Cursor => cursor::classify(event, label, run),

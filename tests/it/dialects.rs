@@ -409,3 +409,34 @@ fn convert_gemini_and_cursor_configs_with_their_units() {
         "{toml}"
     );
 }
+
+#[test]
+fn codex_exit_2_needs_a_reason_on_stderr() {
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let run = |cmd: &str| {
+        HookTest::new()
+            .toml(&format!(
+                "[[hooks]]\nevent = \"PreToolUse\"\ncommand = '''{cmd}'''\n"
+            ))
+            .stdin(ev.to_string().as_bytes())
+            .args(&["--dialect", "codex"])
+            .run()
+    };
+    assert_eq!(
+        run("exit 2").code,
+        0,
+        "no reason: Codex marks the hook failed"
+    );
+    let out = run("echo stop >&2; exit 2");
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.trim().is_empty());
+}
+
+#[test]
+fn gemini_hooks_get_their_project_dir_variable() {
+    let t = HookTest::new().toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = 'printf %s \"$GEMINI_PROJECT_DIR\" > {dir}/g.txt'\n");
+    let ev = json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}, "cwd": t.path()});
+    let t = t.stdin(ev.to_string().as_bytes());
+    assert_eq!(t.run().code, 0);
+    assert_eq!(t.read("g.txt"), t.path().display().to_string());
+}
