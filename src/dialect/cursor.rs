@@ -35,15 +35,7 @@ pub const EVENTS: &[(&str, &str)] = &[
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
-    let given = obj
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let name = EVENTS
-        .iter()
-        .find(|(c, _)| *c == given)
-        .map_or(given.clone(), |(_, m)| (*m).to_owned());
+    let (given, name) = super::mapped_name(&obj, EVENTS);
     let take = |obj: &Map<String, Value>, k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
     match given.as_str() {
         "beforeShellExecution" | "afterShellExecution" => {

@@ -30,15 +30,7 @@ pub const EVENTS: &[(&str, &str)] = &[
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
-    let given = obj
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let name = EVENTS
-        .iter()
-        .find(|(g, _)| *g == given)
-        .map_or(given.clone(), |(_, c)| (*c).to_owned());
+    let (_, name) = super::mapped_name(&obj, EVENTS);
     obj.insert("hook_event_name".into(), Value::String(name.clone()));
     (Some(name), obj)
 }

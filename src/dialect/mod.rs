@@ -144,6 +144,21 @@ pub fn render(
     }
 }
 
+/// The caller's event name (`hook_event_name`), and hookrun's name for it
+/// through an agent's table of (theirs, hookrun's) names.
+pub(crate) fn mapped_name(obj: &Map<String, Value>, table: &[(&str, &str)]) -> (String, String) {
+    let given = obj
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let name = table
+        .iter()
+        .find(|(theirs, _)| *theirs == given)
+        .map_or_else(|| given.clone(), |(_, ours)| (*ours).to_owned());
+    (given, name)
+}
+
 /// An answer built from a Claude-shaped JSON object as if a hook had
 /// printed it with exit 0 (how other dialects' answers are translated).
 #[must_use]

@@ -1,0 +1,176 @@
+//! Sequential chains (`order = "sequential"` / `"first-answer"`): hooks
+//! run one after another, each seeing the tool input (or output) as
+//! rewritten by the hooks before it; a pre-tool deny stops the chain.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{
+    Context, Evaluation, not_run_answer, placeholder_run, read_answer, run_builtin, run_specs,
+    spec_of, stdin_for,
+};
+use crate::config::{Action, Config, Order};
+use crate::decision::{self, Decision};
+use crate::error::Error;
+use crate::event::Event;
+use crate::exec;
+
+/// The state a sequential chain hands from hook to hook.
+#[derive(Debug, Clone)]
+pub(super) struct Chain {
+    input: Option<serde_json::Value>,
+    result: Option<serde_json::Value>,
+    input_changed: bool,
+    result_changed: bool,
+}
+
+impl Chain {
+    /// The chained values win over the merge's: each hook saw its
+    /// predecessor's result, so the last one is the outcome (whole
+    /// replacement, as pydantic-deep and Claude Code apply rewrites).
+    pub(super) fn apply(&self, event: &str, d: &mut Decision) {
+        let dropped = matches!(
+            d.permission,
+            Some(decision::Permission::Deny | decision::Permission::Defer)
+        );
+        if self.input_changed && !dropped {
+            if let Some(serde_json::Value::Object(m)) = &self.input {
+                d.updated_input = Some(m.clone());
+            }
+        }
+        if self.result_changed && event == "PostToolUse" {
+            if let Some(r) = &self.result {
+                d.specific.insert("updatedToolOutput".into(), r.clone());
+            }
+        }
+    }
+}
+
+/// One hook after another in config order (`order = "sequential"` or
+/// `"first-answer"`).
+pub(super) fn run_chain(
+    config: &Config,
+    event: &Event,
+    ctx: &Context,
+    order: Order,
+    eval: &mut Evaluation,
+) -> Result<Chain, Error> {
+    let mut chain = Chain {
+        input: event.fields.get("tool_input").cloned(),
+        result: event.fields.get("tool_response").cloned(),
+        input_changed: false,
+        result_changed: false,
+    };
+    let mut current = event.clone();
+    let pre = event.name == "PreToolUse";
+    for sel in eval.plan.selected.clone() {
+        let hook = &config.hooks[sel.hook];
+        if let Some(why) = &sel.not_run {
+            eval.selected.push(sel.clone());
+            eval.runs.push(placeholder_run());
+            eval.answers.push(not_run_answer(why));
+            continue;
+        }
+        let input = stdin_for(hook, &current);
+        if hook.is_async {
+            // Started with the input as it stands now; never awaited.
+            if let Some(s) = spec_of(hook, &current, ctx, input) {
+                eval.started_async
+                    .push((sel.position, exec::spawn_async(&s, &s.input)));
+            }
+            continue;
+        }
+        let (run, answer) = if let Action::Builtin(b) = &hook.action {
+            run_builtin(
+                b,
+                &hook.display_name(),
+                &current,
+                Path::new(&ctx.project_dir),
+            )
+        } else {
+            let spec = spec_of(hook, &current, ctx, input);
+            let (mut runs, ()) = run_specs(&[spec], &current, config, || ())?;
+            let run = runs.pop().unwrap_or_else(placeholder_run);
+            let answer = read_answer(hook, &current, &run, ctx);
+            (run, answer)
+        };
+        let denied = pre && answer.blocking_error.is_some();
+        let answered = answer.json.is_some() || answer.blocking_error.is_some();
+        // Hand the rewrite to the next hook.
+        let json = answer.json.clone().unwrap_or_default();
+        let hso = json
+            .get("hookSpecificOutput")
+            .and_then(serde_json::Value::as_object);
+        if pre && !denied {
+            let rewrite = hso
+                .and_then(|h| h.get("updatedInput"))
+                .or_else(|| json.get("modified_args"))
+                .cloned();
+            let merged = json
+                .get("merge_input")
+                .and_then(serde_json::Value::as_object)
+                .map(|partial| {
+                    let mut base = chain
+                        .input
+                        .clone()
+                        .and_then(|v| v.as_object().cloned())
+                        .unwrap_or_default();
+                    base.extend(partial.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    serde_json::Value::Object(base)
+                });
+            if let Some(new) = rewrite.or(merged) {
+                chain.input = Some(new);
+                chain.input_changed = true;
+            }
+        }
+        if event.name == "PostToolUse" {
+            let new = hso
+                .and_then(|h| h.get("updatedToolOutput"))
+                .or_else(|| json.get("modified_result"))
+                .cloned();
+            if let Some(new) = new {
+                chain.result = Some(new);
+                chain.result_changed = true;
+            }
+        }
+        eval.selected.push(sel.clone());
+        eval.runs.push(run);
+        eval.answers.push(answer);
+        if denied || (order == Order::FirstAnswer && answered) {
+            break;
+        }
+        if chain.input_changed || chain.result_changed {
+            current = rewritten(event, &chain);
+        }
+    }
+    Ok(chain)
+}
+
+/// The event as the next hook of a chain sees it.
+fn rewritten(event: &Event, chain: &Chain) -> Event {
+    let mut e = event.clone();
+    if let Some(i) = &chain.input {
+        e.fields.insert("tool_input".into(), i.clone());
+    }
+    if let Some(r) = &chain.result {
+        e.fields.insert("tool_response".into(), r.clone());
+    }
+    let mut bytes = serde_json::to_vec(&e.fields).unwrap_or_default();
+    bytes.push(b'\n');
+    e.bytes = bytes.into();
+    if e.dialect == crate::dialect::Dialect::PydanticDeep {
+        // Rule 6: after a rewrite, children get json.dumps of the new state.
+        let empty = serde_json::Value::Object(serde_json::Map::new());
+        e.raw = crate::dialect::pydantic::payload(
+            &e.name,
+            e.str_field("tool_name"),
+            e.fields.get("tool_input").unwrap_or(&empty),
+            e.fields.get("tool_response"),
+            e.fields.get("error"),
+        )
+        .into();
+    } else if !e.dialect.is_claude_like() {
+        e.raw = Arc::clone(&e.bytes);
+    }
+    e
+}
