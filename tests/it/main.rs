@@ -11,6 +11,7 @@ mod convert;
 mod dialects;
 mod exit_codes;
 mod explain;
+mod golden;
 mod json_answers;
 mod merge;
 mod policy_test;
