@@ -31,7 +31,10 @@ const BACKTRACK_LIMIT: usize = 1_000_000;
 #[derive(Debug, Clone)]
 pub struct Matcher {
     pattern: String,
-    regex: Result<fancy_regex::Regex, String>,
+    /// `None` when the pattern is a plain name list for every event, so it
+    /// never needs a regex (most matchers: compiling them would dominate
+    /// the load of a large config).
+    regex: Option<Result<fancy_regex::Regex, String>>,
     /// `matcher_syntax = "regex"`: always an unanchored regex search (as
     /// pydantic-deep, deputy and Gemini match), never a names list.
     regex_only: bool,
@@ -109,14 +112,18 @@ impl Matcher {
     #[must_use]
     pub fn with_syntax(pattern: &str, syntax: Syntax) -> Self {
         let pattern = expand_families(pattern);
-        let regex = fancy_regex::RegexBuilder::new(&pattern)
-            .backtrack_limit(BACKTRACK_LIMIT)
-            .build()
-            .map_err(|e| e.to_string());
+        let regex_only = syntax == Syntax::Regex;
+        let needs_regex = regex_only || !is_name_list(&pattern, NameSet::Narrow);
+        let regex = needs_regex.then(|| {
+            fancy_regex::RegexBuilder::new(&pattern)
+                .backtrack_limit(BACKTRACK_LIMIT)
+                .build()
+                .map_err(|e| e.to_string())
+        });
         Matcher {
             pattern,
             regex,
-            regex_only: syntax == Syntax::Regex,
+            regex_only,
         }
     }
 
@@ -133,7 +140,10 @@ impl Matcher {
         if is_match_all(&self.pattern) || (!self.regex_only && is_name_list(&self.pattern, names)) {
             return None;
         }
-        self.regex.as_ref().err().map(String::as_str)
+        self.regex
+            .as_ref()
+            .and_then(|r| r.as_ref().err())
+            .map(String::as_str)
     }
 
     /// The names of a name-list matcher, trimmed; `None` for match-all and
@@ -168,12 +178,13 @@ impl Matcher {
             return (hit, MatchPath::Names);
         }
         match &self.regex {
-            Ok(re) => {
+            None => (false, MatchPath::Names),
+            Some(Ok(re)) => {
                 let hit =
                     regex_hits(re, query) || aliases_of(query).any(|alias| regex_hits(re, alias));
                 (hit, MatchPath::Regex)
             }
-            Err(_) => (false, MatchPath::InvalidRegex),
+            Some(Err(_)) => (false, MatchPath::InvalidRegex),
         }
     }
 }
