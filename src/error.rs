@@ -122,6 +122,35 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, offset - line_start + 1)
 }
 
+/// Line starts of a text, for many offset → line/column lookups in
+/// O(log n) each (one pass over the text instead of one per lookup).
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    #[must_use]
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// 1-based line and column of a byte offset.
+    #[must_use]
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line.saturating_sub(1)];
+        (line.max(1), offset.saturating_sub(start) + 1)
+    }
+}
+
 /// Converts a 1-based line and column into a byte offset.
 #[must_use]
 pub fn byte_offset(text: &[u8], line: usize, column: usize) -> usize {
@@ -149,6 +178,15 @@ mod tests {
         assert_eq!(line_col(text, 4), (2, 2));
         assert_eq!(byte_offset(text.as_bytes(), 2, 2), 4);
         assert_eq!(line_col(text, 0), (1, 1));
+    }
+
+    #[test]
+    fn line_index_agrees_with_line_col() {
+        let text = "ab\ncd\n\nef";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() {
+            assert_eq!(index.line_col(offset), line_col(text, offset), "{offset}");
+        }
     }
 
     #[test]

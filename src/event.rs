@@ -153,14 +153,22 @@ pub fn parse_as(
     };
     bytes.push(b'\n');
     let name = events::canonical_name(&name).to_owned();
+    let bytes: Arc<[u8]> = bytes.into();
+    // Claude-dialect hooks get `bytes`; only other callers need their
+    // original bytes kept (a second copy of a large event otherwise).
+    let raw = if dialect.is_claude_like() {
+        Arc::clone(&bytes)
+    } else {
+        raw.to_vec().into()
+    };
     Ok(Event {
         info: events::info(&name),
         name,
         fields,
-        bytes: bytes.into(),
+        bytes,
         dialect,
         caller_event,
-        raw: raw.to_vec().into(),
+        raw,
     })
 }
 

@@ -295,6 +295,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                 .map(|o| (crate::events::canonical_name(e).to_owned(), o))
         })
         .collect();
+    let index = crate::error::LineIndex::new(text);
     let mut layer = Layer {
         audit_log,
         order: raw.defaults.order,
@@ -417,7 +418,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             origin: Origin {
                 file: path.to_owned(),
                 key,
-                line_col: Some(line_col(text, span.start)),
+                line_col: Some(index.line_col(span.start)),
                 plugin_root: None,
                 policy: false,
             },
