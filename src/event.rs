@@ -20,14 +20,14 @@ pub struct Event {
     pub fields: Map<String, Value>,
     /// The event in hookrun's model, as Claude-dialect hooks get it on
     /// stdin: compact JSON plus one `\n` (spec 2.1).
-    pub bytes: Arc<[u8]>,
+    pub bytes: Arc<Vec<u8>>,
     /// Who sent it.
     pub dialect: Dialect,
     /// The event name as the caller wrote it (`beforeShellExecution`).
     pub caller_event: String,
     /// The bytes exactly as the caller sent them: what hooks speaking the
     /// caller's (non-Claude) dialect receive.
-    pub raw: Arc<[u8]>,
+    pub raw: Arc<Vec<u8>>,
 }
 
 impl Event {
@@ -78,18 +78,21 @@ pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
 ///
 /// # Errors
 /// As [`parse`].
-pub fn parse_as(
-    raw: &[u8],
+pub fn parse_as<'a>(
+    raw: impl Into<std::borrow::Cow<'a, [u8]>>,
     forced_name: Option<&str>,
     forced_dialect: Option<Dialect>,
 ) -> Result<Event, Error> {
+    // Owned input (stdin) is reused as the hooks' bytes when it is already
+    // compact: a large event is then held twice (bytes, parsed), not three times.
+    let raw: std::borrow::Cow<'a, [u8]> = raw.into();
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::Event(
             "stdin is empty; expected one JSON object".into(),
         ));
     }
-    let value: Value = serde_json::from_slice(raw).map_err(|e| {
-        let offset = byte_offset(raw, e.line(), e.column());
+    let value: Value = serde_json::from_slice(&raw).map_err(|e| {
+        let offset = byte_offset(&raw, e.line(), e.column());
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let what = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -146,20 +149,30 @@ pub fn parse_as(
         }
     };
     let rewritten = rewritten || !dialect.is_claude_like();
+    let original = if dialect.is_claude_like() {
+        None
+    } else {
+        Some(raw.to_vec())
+    };
     let mut bytes = if rewritten {
         serde_json::to_vec(&fields).map_err(|e| Error::Event(e.to_string()))?
+    } else if is_compact(&raw) {
+        let mut owned = raw.into_owned();
+        while owned.last().is_some_and(u8::is_ascii_whitespace) {
+            owned.pop();
+        }
+        owned
     } else {
-        minify(raw)
+        minify(&raw)
     };
     bytes.push(b'\n');
     let name = events::canonical_name(&name).to_owned();
-    let bytes: Arc<[u8]> = bytes.into();
+    let bytes: Arc<Vec<u8>> = bytes.into();
     // Claude-dialect hooks get `bytes`; only other callers need their
     // original bytes kept (a second copy of a large event otherwise).
-    let raw = if dialect.is_claude_like() {
-        Arc::clone(&bytes)
-    } else {
-        raw.to_vec().into()
+    let raw = match original {
+        None => Arc::clone(&bytes),
+        Some(r) => r.into(),
     };
     Ok(Event {
         info: events::info(&name),
@@ -205,6 +218,32 @@ pub fn complete(partial: &Map<String, Value>, cwd: &str) -> Map<String, Value> {
         out.insert(k.clone(), v.clone());
     }
     out
+}
+
+/// Whether valid JSON has no insignificant whitespace (trailing whitespace
+/// aside): Claude Code sends compact JSON plus one newline.
+fn is_compact(json: &[u8]) -> bool {
+    let end = json
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |p| p + 1);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in &json[..end] {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            return false;
+        }
+    }
+    true
 }
 
 /// Removes the insignificant whitespace of valid JSON, keeping every other

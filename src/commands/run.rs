@@ -36,7 +36,7 @@ pub fn execute(args: &RunArgs) -> u8 {
         return fail(&e, config.any_closed);
     }
     let event = match event::read_capped(std::io::stdin().lock(), config.limits.max_event_bytes)
-        .and_then(|raw| event::parse_as(&raw, args.event.as_deref(), args.dialect))
+        .and_then(|raw| event::parse_as(raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,
         Err(e) => {

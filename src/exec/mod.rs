@@ -51,7 +51,7 @@ pub enum Program {
 pub struct ExecSpec {
     pub program: Program,
     /// What the hook reads on stdin.
-    pub input: Arc<[u8]>,
+    pub input: Arc<Vec<u8>>,
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
     pub timeout: Duration,
@@ -188,7 +188,7 @@ impl Streams<'_> {
 /// Runs one hook to completion, timeout or leak; never fails.
 pub async fn run_one(
     spec: ExecSpec,
-    input: Arc<[u8]>,
+    input: Arc<Vec<u8>>,
     limits: ExecLimits,
     live: &LiveGroups,
 ) -> HookRun {

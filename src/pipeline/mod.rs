@@ -203,7 +203,7 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
 }
 
 /// The spec of a command hook, with its stdin and the context's cap.
-fn spec_of(hook: &Hook, event: &Event, ctx: &Context, input: Arc<[u8]>) -> Option<ExecSpec> {
+fn spec_of(hook: &Hook, event: &Event, ctx: &Context, input: Arc<Vec<u8>>) -> Option<ExecSpec> {
     let cwd = hook_cwd(event);
     spec_for(hook, event, &cwd, &ctx.project_dir, ctx.depth).map(|mut s| {
         if let Some(cap) = ctx.timeout_cap {
@@ -216,7 +216,7 @@ fn spec_of(hook: &Hook, event: &Event, ctx: &Context, input: Arc<[u8]>) -> Optio
 
 /// What a hook reads on stdin: the caller's bytes when it speaks the
 /// caller's dialect, else the event in its own dialect.
-fn stdin_for(hook: &Hook, event: &Event) -> Arc<[u8]> {
+fn stdin_for(hook: &Hook, event: &Event) -> Arc<Vec<u8>> {
     let wanted = hook.input.unwrap_or(event.dialect);
     if wanted == event.dialect && !event.dialect.is_claude_like() {
         return Arc::clone(&event.raw);
