@@ -290,6 +290,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH")]
     pub audit_log: Option<PathBuf>,
 
+    /// Seconds to wait for the caller to close stdin before giving up
+    /// (exit 1, or 2 where a guard fails closed).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub stdin_timeout: f64,
+
     /// Largest event accepted on stdin, in bytes [default: 67108864].
     #[arg(long, value_name = "BYTES")]
     pub max_event_bytes: Option<usize>,

@@ -63,6 +63,25 @@ pub fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
     Ok(buf)
 }
 
+/// Reads stdin like [`read_capped`], but gives up when the caller has not
+/// closed it within `timeout`: a caller that never closes stdin must not
+/// hang a hook runner.
+///
+/// # Errors
+/// As [`read_capped`], or the timeout.
+pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, Error> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(read_capped(std::io::stdin().lock(), cap));
+    });
+    rx.recv_timeout(timeout).unwrap_or_else(|_| {
+        Err(Error::Event(format!(
+            "stdin was not closed within {}; the caller must send one event and close stdin (raise `--stdin-timeout`)",
+            crate::answer::fmt_secs(timeout.as_secs_f64())
+        )))
+    })
+}
+
 /// Parses the raw stdin bytes. `forced_name` (`--event`) wins over
 /// `hook_event_name` and is written into the payload when it is missing.
 ///

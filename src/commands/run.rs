@@ -35,7 +35,8 @@ pub fn execute(args: &RunArgs) -> u8 {
         ));
         return fail(&e, config.any_closed);
     }
-    let event = match event::read_capped(std::io::stdin().lock(), config.limits.max_event_bytes)
+    let timeout = std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001));
+    let event = match event::read_stdin(config.limits.max_event_bytes, timeout)
         .and_then(|raw| event::parse_as(raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,

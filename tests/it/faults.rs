@@ -1,0 +1,232 @@
+//! Fault injection with real processes: misbehaving hooks and a misbehaving
+//! caller. Each case states its outcome; time bounds only guard against
+//! hangs and are generous.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::{BIN, HookTest, alive, cmd, finish, settings, wait_for};
+
+fn pre(hooks: serde_json::Value) -> HookTest {
+    HookTest::new()
+        .json(settings("PreToolUse", "Bash", hooks))
+        .pre_tool_use("ls")
+}
+
+/// Pids of processes whose command line contains `marker`.
+fn pids_with(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .filter(|pid| alive(*pid))
+        .collect()
+}
+
+#[test]
+fn a_hook_that_spawns_100_children_and_exits_leaves_none() {
+    let out = pre(json!([cmd(
+        "for i in $(seq 100); do sleep 30.4242 & done; exit 0"
+    )]))
+    .run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.elapsed < Duration::from_secs(10), "{:?}", out.elapsed);
+    assert!(
+        wait_for(Duration::from_secs(5), || pids_with("30.4242").is_empty()),
+        "children survived: {:?}",
+        pids_with("30.4242")
+    );
+}
+
+#[test]
+fn a_hook_that_closes_stdout_and_keeps_running_times_out() {
+    let hook = json!({"type": "command", "command": "exec >&-; sleep 30", "timeout": 0.5});
+    let out = pre(json!([hook])).run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.system_message().contains("timed out"), "{out:?}");
+    assert!(out.elapsed < Duration::from_secs(10));
+}
+
+#[test]
+fn a_gigabyte_of_output_is_capped() {
+    let out = pre(json!([cmd("head -c 1073741824 /dev/zero")])).run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("wrote 1073741824 bytes to stdout; only the first 1048576 were kept"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn invalid_utf8_and_nul_bytes_are_plain_text() {
+    let out = pre(json!([
+        cmd("printf '\\377\\000abc\\000'"),
+        cmd("printf 'x\\377' >&2; exit 1")
+    ]))
+    .run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.json().get("hookSpecificOutput").is_none());
+    assert!(out.system_message().contains("exited 1"), "{out:?}");
+}
+
+#[test]
+fn death_by_each_common_signal_is_named() {
+    for sig in [
+        "HUP", "INT", "QUIT", "ABRT", "KILL", "SEGV", "TERM", "PIPE", "USR1",
+    ] {
+        let out = pre(json!([cmd(&format!("kill -{sig} $$"))])).run();
+        assert_eq!(out.code, 0, "{sig}: {out:?}");
+        assert!(
+            out.system_message()
+                .contains(&format!("killed by SIG{sig}")),
+            "{sig}: {out:?}"
+        );
+    }
+}
+
+#[test]
+fn a_directory_a_non_executable_file_and_a_crlf_shebang() {
+    let t = pre(json!([cmd("./dir"), cmd("./plain.sh"), cmd("./crlf.sh")]))
+        .file("dir/.keep", "")
+        .file("plain.sh", "#!/bin/sh\nexit 2\n")
+        .file("crlf.sh", "#!/bin/sh\r\nexit 2\r\n");
+    let mut perms = std::fs::metadata(t.path().join("crlf.sh"))
+        .unwrap()
+        .permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(t.path().join("crlf.sh"), perms).unwrap();
+    let out = t.run();
+    // None of them can run, none decides: each is a named non-blocking error.
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.system_message();
+    assert!(
+        msg.contains("`./dir` exited 126") && msg.contains("`./plain.sh` exited 126"),
+        "{msg}"
+    );
+    assert!(msg.contains("`./crlf.sh` exited"), "{msg}");
+    // Under fail_mode = "closed" the same failures block.
+    let closed = pre(json!([cmd("./plain.sh")]))
+        .file("plain.sh", "#!/bin/sh\nexit 0\n")
+        .arg("--fail-mode")
+        .arg("closed")
+        .run();
+    assert_eq!(closed.code, 2, "{closed:?}");
+}
+
+#[test]
+fn a_hook_that_deletes_its_own_working_directory() {
+    let t = HookTest::new().json(settings(
+        "PreToolUse",
+        "Bash",
+        json!([cmd("rm -rf \"$PWD\"; echo '{\"systemMessage\":\"gone\"}'")]),
+    ));
+    let sub = t.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": sub});
+    let out = t.stdin(ev.to_string().as_bytes()).run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.system_message(), "gone");
+    assert!(!sub.exists());
+}
+
+#[test]
+fn sigint_to_hookrun_kills_every_running_hook() {
+    let t = pre(json!([cmd("echo $$ > a.pid; sleep 60")]));
+    let start = Instant::now();
+    let child = t.spawn();
+    let a = crate::support::pid_in(&t, "a.pid");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = finish(child, start);
+    assert_eq!(out.code, 130, "{out:?}");
+    assert!(
+        wait_for(Duration::from_secs(5), || !alive(a)),
+        "hook {a} survived SIGINT"
+    );
+}
+
+#[test]
+fn a_caller_that_closes_stdout_gets_the_exit_code_and_no_panic() {
+    let t = pre(json!([cmd("echo no >&2; exit 2")]));
+    let config = t.path().join("settings-1.json");
+    let script = format!(
+        "echo '{{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{{}}}}' | {BIN} run --config {} >&-",
+        config.display()
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn a_caller_that_never_closes_stdin_is_bounded() {
+    let t = pre(json!([cmd("true")]));
+    let config = t.path().join("settings-1.json");
+    let start = Instant::now();
+    let mut child = Command::new(BIN)
+        .args(["run", "--stdin-timeout", "0.5", "--config"])
+        .arg(&config)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _keep_open = child.stdin.take();
+    let out = finish(child, start);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("stdin was not closed within 0.5s"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.elapsed < Duration::from_secs(10));
+}
+
+#[test]
+fn a_hundred_mib_event_is_refused_by_the_default_cap() {
+    let big = format!(
+        "{{\"hook_event_name\":\"PreToolUse\",\"x\":\"{}\"}}",
+        "y".repeat(100 * 1024 * 1024)
+    );
+    let out = pre(json!([cmd("true")])).stdin(big.as_bytes()).run();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("larger than the limit of 67108864 bytes"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_config_with_ten_thousand_hooks() {
+    let mut toml = String::new();
+    for i in 0..10_000 {
+        toml.push_str(&format!("[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Tool{i}\"\ncommand = \"exit 2 # {i}\"\n\n"));
+    }
+    toml.push_str(
+        "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"touch ran\"\n",
+    );
+    let t = HookTest::new().toml(&toml).pre_tool_use("ls");
+    let out = t.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(t.path().join("ran").exists());
+    assert!(out.elapsed < Duration::from_secs(30), "{:?}", out.elapsed);
+}
