@@ -32,13 +32,30 @@ impl Merger<'_> {
             Failure::ExitCode { .. }
             | Failure::InvalidJson { .. }
             | Failure::WrongEventName { .. } => {
-                let notice = a.notice.clone().unwrap_or_else(|| failure.describe());
-                format!(
-                    "{} hook error: `{}` {}: {notice}",
-                    self.event,
-                    input.name,
-                    failure.describe()
-                )
+                // The notice already carries the failure's details; the
+                // kind is named once, without repeating them.
+                match (&a.notice, failure) {
+                    (Some(notice), Failure::InvalidJson { .. }) => format!(
+                        "{} hook error: `{}` printed invalid JSON: {notice}",
+                        self.event, input.name
+                    ),
+                    (Some(notice), Failure::WrongEventName { .. }) => format!(
+                        "{} hook error: `{}` answered for the wrong event: {notice}",
+                        self.event, input.name
+                    ),
+                    (Some(notice), _) => format!(
+                        "{} hook error: `{}` {}: {notice}",
+                        self.event,
+                        input.name,
+                        failure.describe()
+                    ),
+                    (None, _) => format!(
+                        "{} hook error: `{}` {}",
+                        self.event,
+                        input.name,
+                        failure.describe()
+                    ),
+                }
             }
             _ => {
                 let err = js_trim(&a.stderr);

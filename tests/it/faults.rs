@@ -230,3 +230,76 @@ fn a_config_with_ten_thousand_hooks() {
     assert!(t.path().join("ran").exists());
     assert!(out.elapsed < Duration::from_secs(30), "{:?}", out.elapsed);
 }
+
+#[test]
+fn two_json_documents_are_not_an_answer() {
+    // Claude Code parses the whole stdout as one document; two documents
+    // back to back are not valid JSON, so the deny inside is not applied.
+    let two = r#"printf '%s%s' '{"decision":"block","reason":"first"}' '{"continue":false}'"#;
+    let out = pre(json!([cmd(two)])).run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.json().get("decision").is_none(), "{out:?}");
+    assert!(out.json().get("continue").is_none(), "{out:?}");
+    let message = out.system_message();
+    assert_eq!(
+        message.matches("trailing characters").count(),
+        1,
+        "the parse error is named once: {message}"
+    );
+}
+
+#[test]
+fn json_with_a_byte_order_mark_is_read() {
+    let bom = r#"printf '\357\273\277%s' '{"decision":"block","reason":"bom deny"}'"#;
+    let out = pre(json!([cmd(bom)])).run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("bom deny"), "{out:?}");
+}
+
+#[test]
+fn a_missing_script_is_a_named_failure_and_blocks_when_closed() {
+    let missing = cmd("/no/such/dir/guard.sh");
+    let out = pre(json!([missing.clone()])).run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("/no/such/dir/guard.sh"), "{out:?}");
+    let out = pre(json!([missing])).args(&["--fail-mode", "closed"]).run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+    assert!(
+        out.hso()["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("exited 127 (command not found)")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_full_disk_under_the_audit_log_is_reported_and_blocks_when_closed() {
+    let out = pre(json!([cmd("true")]))
+        .args(&["--audit-log", "/dev/full"])
+        .run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("/dev/full"), "{out:?}");
+    let out = pre(json!([cmd("true")]))
+        .args(&["--fail-mode", "closed", "--audit-log", "/dev/full"])
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.json()["decision"], "block", "{out:?}");
+}
+
+#[test]
+fn a_matcher_built_to_backtrack_finishes() {
+    // `(a|aa)+$` against a long run of `a`s followed by a mismatch backtracks
+    // exponentially without a limit; the match is abandoned instead.
+    let long_name = format!("{}!", "a".repeat(64));
+    let t = HookTest::new()
+        .json(settings(
+            "PreToolUse",
+            "(a|aa)+$",
+            json!([cmd("echo matched >&2; exit 2")]),
+        ))
+        .event(json!({"hook_event_name": "PreToolUse", "tool_name": long_name, "tool_input": {}}));
+    let out = t.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.elapsed < Duration::from_secs(20), "{:?}", out.elapsed);
+}
