@@ -59,6 +59,17 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// The failure's kind without its details, for texts where the details
+    /// are already given (a hook's notice carries the JSON parse error).
+    #[must_use]
+    pub fn headline(&self) -> String {
+        match self {
+            Failure::InvalidJson { .. } => "printed invalid JSON".to_owned(),
+            Failure::WrongEventName { .. } => "answered for the wrong event".to_owned(),
+            other => other.describe(),
+        }
+    }
+
     /// A short phrase for reasons and notices: "timed out after 10s", ...
     #[must_use]
     pub fn describe(&self) -> String {
@@ -70,9 +81,8 @@ impl Failure {
             Failure::ExitCode { code: 126 } => "exited 126 (command not executable)".to_owned(),
             Failure::ExitCode { code: 127 } => "exited 127 (command not found)".to_owned(),
             Failure::ExitCode { code } => format!("exited {code}"),
-            Failure::InvalidJson { message } => format!("printed invalid JSON: {message}"),
-            Failure::WrongEventName { message } => {
-                format!("answered for the wrong event: {message}")
+            Failure::InvalidJson { message } | Failure::WrongEventName { message } => {
+                format!("{}: {message}", self.headline())
             }
             Failure::MissingScript => {
                 "exited 2 because its script appears to be missing".to_owned()

@@ -34,27 +34,10 @@ impl Merger<'_> {
             | Failure::WrongEventName { .. } => {
                 // The notice already carries the failure's details; the
                 // kind is named once, without repeating them.
-                match (&a.notice, failure) {
-                    (Some(notice), Failure::InvalidJson { .. }) => format!(
-                        "{} hook error: `{}` printed invalid JSON: {notice}",
-                        self.event, input.name
-                    ),
-                    (Some(notice), Failure::WrongEventName { .. }) => format!(
-                        "{} hook error: `{}` answered for the wrong event: {notice}",
-                        self.event, input.name
-                    ),
-                    (Some(notice), _) => format!(
-                        "{} hook error: `{}` {}: {notice}",
-                        self.event,
-                        input.name,
-                        failure.describe()
-                    ),
-                    (None, _) => format!(
-                        "{} hook error: `{}` {}",
-                        self.event,
-                        input.name,
-                        failure.describe()
-                    ),
+                let head = format!("{} hook error: `{}`", self.event, input.name);
+                match &a.notice {
+                    Some(notice) => format!("{head} {}: {notice}", failure.headline()),
+                    None => format!("{head} {}", failure.describe()),
                 }
             }
             _ => {
