@@ -1,0 +1,335 @@
+"""Claude Code (the native binary of @anthropic-ai/claude-code) driven offline
+against a mock of the Anthropic Messages API.
+
+Mode A puts the scenario's hooks block into the settings file given with
+``--settings``; mode B registers ``hookrun run --config hooks.json`` (the same
+block, unchanged) as the only hook of every event the scenario uses; B-toml
+does the same with the TOML ``hookrun convert`` makes of hooks.json.
+
+The mock answers by conversation content, not by arrival order: what the
+assistant already said in a request's ``messages`` picks the scenario's next
+turn, so a Stop continuation simply gets the next scripted turn.
+
+What is compared:
+
+- ``requests``: for each main-loop request (one offering tools) the
+  ``messages`` array, which carries everything hooks can add: tool results,
+  hook context (in the system-role message Claude Code puts after the prompt),
+  reminders, Stop feedback. ``cache_control`` markers are dropped;
+- ``output``: the final ``result`` message (text, subtype, is_error, turns,
+  stop reasons, denied tools), every user-visible notice the stream carries
+  (``system`` lines other than the per-hook start/response events, whose
+  command names naturally differ between A and B) and Claude Code's stderr;
+- ``exit_code`` and the files left in the project directory (but the
+  scenario's own hook scripts).
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+from . import common
+from .claude_scenarios import Script, scenarios  # noqa: F401 - scenarios is the interface
+from .common import MockServer, RunResult, Scenario
+
+AGENT = "claude"
+
+# Stream-json `system` subtypes that are bookkeeping, not something the user is
+# shown: the session header and the per-hook start/response events (their
+# hook names and commands differ between A and B by construction).
+_BOOKKEEPING_SUBTYPES = {"init", "hook_started", "hook_progress", "hook_response"}
+
+# Fields of the final `result` message that tell how the run ended; the rest
+# (cost, token counts, latencies, model usage) is volatile.
+_RESULT_FIELDS = ("subtype", "is_error", "result", "num_turns", "stop_reason", "terminal_reason")
+
+# Keys dropped wherever they appear in a stream line or a request message:
+# ids and timestamps that change every run, and prompt-caching markers.
+_VOLATILE_KEYS = {"uuid", "session_id", "timestamp", "cache_control", "tool_use_id", "id"}
+
+
+def binary(ctx) -> str:
+    return os.path.join(
+        ctx.agents_dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude"
+    )
+
+
+def install(ctx) -> str | None:
+    problem = common.npm_install(ctx)
+    if problem:
+        return problem
+    if not os.access(binary(ctx), os.X_OK):
+        return f"{binary(ctx)} is missing or not executable"
+    return None
+
+
+# --------------------------------------------------------------------------
+# Running one scenario in one mode
+
+
+def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
+    project = os.path.join(run_dir, "project")
+    home = os.path.join(run_dir, "home")
+    script: Script = sc.script
+    common.write_files(project, sc.files)
+
+    settings_path = os.path.join(run_dir, "settings.json")
+    problem = _write_settings(ctx, sc, mode, run_dir, settings_path)
+    if problem:
+        return RunResult(-1, None, [], {}, error=problem)
+
+    # Claude Code keeps a directory per project under its temp dir; inside the
+    # run directory it goes away with the run.
+    tmp = os.path.join(run_dir, "tmp")
+    os.makedirs(tmp)
+    with MockServer(_mock_handler(script, project)) as server:
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": home,
+            "LANG": "C.UTF-8",
+            "CLAUDE_CODE_TMPDIR": tmp,
+            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.port}",
+            "ANTHROPIC_API_KEY": "sk-live-harness",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "IS_SANDBOX": "1",
+        }
+        argv = [
+            binary(ctx), "-p", sc.prompt, "--settings", settings_path,
+            "--output-format", "stream-json", "--verbose", "--include-hook-events",
+            "--no-session-persistence",
+        ]
+        if script.permission_mode == "bypassPermissions":
+            argv.append("--dangerously-skip-permissions")
+        else:
+            argv += ["--permission-mode", script.permission_mode]
+        started = time.monotonic()
+        exit_code, stdout, stderr, timed_out = _run_bounded(argv, project, env, sc.timeout)
+        seconds = time.monotonic() - started
+        _kill_leftovers(run_dir)
+        recorded = list(server.requests)
+
+    lines = _parse_stream(stdout)
+    log = _log(mode, exit_code, seconds, stderr, lines, recorded)
+    if timed_out:
+        return RunResult(exit_code, None, [], {}, log=log,
+                         error=f"claude did not finish within {sc.timeout:.0f}s")
+    return RunResult(
+        exit_code=exit_code,
+        output=_output(lines, stderr),
+        requests=[_reduce_request(r["body"]) for r in _main_loop(recorded)],
+        files=common.snapshot_files(project, skip=tuple(sc.files)),
+        log=log,
+    )
+
+
+def _write_settings(ctx, sc: Scenario, mode: str, run_dir: str, path: str) -> str | None:
+    """Settings for the mode: the hooks themselves (A, A2) or one hookrun
+    registration per event they use (B: the hooks file as is; B-toml: its
+    conversion). Returns an error text or None."""
+    if mode in ("A", "A2"):
+        hooks = sc.hooks
+    else:
+        config = os.path.join(run_dir, "hooks.json")
+        with open(config, "w") as f:
+            json.dump({"hooks": sc.hooks}, f, indent=2)
+        if mode == "B-toml":
+            toml = os.path.join(run_dir, "hooks.toml")
+            problem = common.convert_to_toml(ctx, config, toml)
+            if problem:
+                return problem
+            config = toml
+        command = common.hookrun_command(ctx, config)
+        hooks = {
+            event: [{"hooks": [{"type": "command", "command": command, "timeout": 600}]}]
+            for event in sc.hooks
+        }
+    with open(path, "w") as f:
+        json.dump({"hooks": hooks}, f, indent=2)
+    return None
+
+
+def _log(mode, exit_code, seconds, stderr, lines, recorded) -> str:
+    """For the report: the stream without its two bulky lines (the session
+    header and the usage-laden result), each line cut short."""
+    shown = [
+        json.dumps(line)[:700] for line in lines
+        if line.get("subtype") != "init" and line.get("type") != "result"
+    ]
+    side = len(recorded) - len(_main_loop(recorded))
+    return (
+        f"mode {mode}: exit {exit_code} in {seconds:.1f}s, {side} side requests\n"
+        f"stderr: {stderr.strip()}\n" + "\n".join(shown)
+    )
+
+
+def _run_bounded(argv, cwd, env, timeout) -> tuple[int, str, str, bool]:
+    """Run Claude Code in its own session; on timeout kill its whole process
+    group, so a hung agent never hangs the harness."""
+    proc = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        _killpg(proc.pid)
+        stdout, stderr = proc.communicate()
+        timed_out = True
+    _killpg(proc.pid)  # anything it left in its group
+    return proc.returncode, stdout, stderr, timed_out
+
+
+def _killpg(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _kill_leftovers(run_dir: str) -> None:
+    """Kill what this run's hooks left behind. Claude Code and hookrun start
+    each hook in a process group of its own, so killing Claude Code's group is
+    not enough for a background child or an async hook; every such process was
+    started by this run and still has its cwd under the run directory."""
+    real = os.path.realpath(run_dir)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd == real or cwd.startswith(real + os.sep):
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+# --------------------------------------------------------------------------
+# The mock Messages API
+
+
+def _mock_handler(script: Script, project: str):
+    """The handler for `MockServer`: main-loop requests get the scenario's
+    turn for the conversation so far; other model requests a short text;
+    count_tokens a count; anything else `200 {}`."""
+
+    def handler(method, path, body, server):
+        route = path.split("?")[0]
+        if route == "/v1/messages/count_tokens":
+            return _json(200, {"input_tokens": 42})
+        if route != "/v1/messages" or not isinstance(body, dict):
+            return _json(200, {})
+        model = body.get("model", "claude-mock")
+        if body.get("tools"):
+            blocks = script.answer(body.get("messages", []), project)
+        else:
+            blocks = [{"type": "text", "text": "ok"}]
+        if body.get("stream"):
+            return 200, {"Content-Type": "text/event-stream"}, common.sse(_events(model, blocks))
+        return _json(200, _message(model, blocks))
+
+    return handler
+
+
+def _json(status: int, value) -> tuple[int, dict, bytes]:
+    return status, {"Content-Type": "application/json"}, json.dumps(value).encode()
+
+
+def _message(model: str, blocks: list[dict]) -> dict:
+    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    return {
+        "id": "msg_livemock01", "type": "message", "role": "assistant", "model": model,
+        "content": blocks, "stop_reason": stop, "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
+
+
+def _events(model: str, blocks: list[dict]) -> list[tuple[str, dict]]:
+    """The SSE stream of one assistant message made of ``blocks``."""
+    head = dict(_message(model, []), stop_reason=None)
+    events = [("message_start", {"type": "message_start", "message": head})]
+    for i, block in enumerate(blocks):
+        if block["type"] == "text":
+            start = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            start = dict(block, input={})
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            ("content_block_start",
+             {"type": "content_block_start", "index": i, "content_block": start}),
+            ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": i}),
+        ]
+    stop = _message(model, blocks)["stop_reason"]
+    events += [
+        ("message_delta", {"type": "message_delta",
+                           "delta": {"stop_reason": stop, "stop_sequence": None},
+                           "usage": {"output_tokens": 5}}),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return events
+
+
+# --------------------------------------------------------------------------
+# Reducing what was seen to what is compared
+
+
+def _main_loop(recorded: list[dict]) -> list[dict]:
+    """The main-loop model requests: those offering tools."""
+    return [
+        r for r in recorded
+        if r["path"].split("?")[0] == "/v1/messages"
+        and isinstance(r["body"], dict) and r["body"].get("tools")
+    ]
+
+
+def _reduce_request(body: dict) -> list:
+    """What the model was told: each message's role and content."""
+    return [
+        {"role": m.get("role"), "content": _drop_volatile(m.get("content"))}
+        for m in body.get("messages", [])
+    ]
+
+
+def _drop_volatile(value):
+    if isinstance(value, dict):
+        return {k: _drop_volatile(v) for k, v in value.items() if k not in _VOLATILE_KEYS}
+    if isinstance(value, list):
+        return [_drop_volatile(v) for v in value]
+    return value
+
+
+def _parse_stream(stdout: str) -> list[dict]:
+    lines = []
+    for text in stdout.splitlines():
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = {"type": "unparsed", "text": text}
+        if isinstance(value, dict):
+            lines.append(value)
+    return lines
+
+
+def _output(lines: list[dict], stderr: str) -> dict:
+    """How the run ended and what the user was shown."""
+    notices = [
+        _drop_volatile(line) for line in lines
+        if line.get("type") in ("system", "unparsed")
+        and line.get("subtype") not in _BOOKKEEPING_SUBTYPES
+    ]
+    results = [line for line in lines if line.get("type") == "result"]
+    result = None
+    if results:
+        last = results[-1]
+        result = {k: last.get(k) for k in _RESULT_FIELDS}
+        result["permission_denials"] = _drop_volatile(last.get("permission_denials") or [])
+    return {"result": result, "notices": notices, "stderr": stderr.strip().splitlines()}

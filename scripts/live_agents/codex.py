@@ -1,0 +1,332 @@
+"""Codex CLI, live: `codex exec` offline against a mock Responses API.
+
+Each run gets its own ``CODEX_HOME`` (``run_dir/codex_home``) holding
+``config.toml`` (the mock provider) and ``hooks.json``. Mode A puts the
+scenario's hooks there; mode B puts there one hookrun registration per event
+the scenario uses, reading the very same Claude-shaped file from
+``run_dir/hooks.json`` (``--dialect codex``: hookrun recognises Codex only when
+told); B-toml reads the TOML ``hookrun convert`` makes of that file.
+
+What is compared (see ``RunResult``):
+
+- ``requests``: per ``POST /v1/responses``, the conversation items Codex sent
+  (user/developer messages, tool calls and their outputs) without the
+  boilerplate Codex sends every time (base instructions, skills, permissions,
+  environment context): hook context arrives as developer messages, blocks as
+  tool outputs and continuation prompts;
+- ``output``: the ``-o LAST`` file, the ``--json`` events (minus token usage)
+  and Codex's stderr (where it logs a blocked command). ``codex exec`` shows
+  nothing else of a hook: ``--json`` has no hook events, and the human output
+  prints only ``hook: <Event> <status>`` per handler, which a single
+  registration cannot reproduce by construction and which carries no text the
+  hooks wrote;
+- ``files`` the project directory minus the scenario's own hook scripts; and
+  the exit code.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import signal
+import subprocess
+
+from . import common
+from .common import RunResult, Scenario
+
+AGENT = "codex"
+
+CODEX_BIN = os.path.join(
+    "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin",
+    "codex",
+)
+
+# Registration timeout of the single hookrun hook in B modes (seconds): the
+# scenario's own timeouts are enforced by hookrun from the config. Codex clamps
+# a SessionEnd hook's timeout to 3 s, and says so on the user's terminal.
+HOOKRUN_TIMEOUT = 600
+HOOKRUN_TIMEOUT_CAPS = {"SessionEnd": 3}
+
+# Texts Codex sends in every request whatever the hooks do.
+BOILERPLATE_PREFIXES = (
+    "You are a coding agent running in the Codex CLI",
+    "<skills_instructions>",
+    "<permissions instructions>",
+    "<environment_context>",
+)
+
+# stderr lines Codex prints on every run (the temp CODEX_HOME, the empty stdin).
+STDERR_NOISE = (
+    "WARNING: proceeding, even though we could not create PATH aliases",
+    "Reading additional input from stdin...",
+)
+
+# The random id of an exec_command output chunk, e.g. `Chunk ID: 930bdd`.
+_CHUNK_ID = re.compile(r"Chunk ID: [0-9a-f]+")
+
+
+@dataclasses.dataclass
+class Script:
+    """What the mock model does in a scenario.
+
+    The model runs ``commands`` one by one (an ``exec_command`` call each,
+    decided by how many tool outputs the conversation already holds), then
+    answers ``answers[k]``, where ``k`` is the number of assistant answers the
+    conversation already holds (a Stop hook that blocks makes Codex ask again;
+    the last answer repeats).
+    """
+
+    commands: tuple = ("printf ran > out.txt",)
+    answers: tuple = ("done",)
+
+
+def install(ctx) -> str | None:
+    """The pinned npm agents (one install for all); an error text or None."""
+    problem = common.npm_install(ctx)
+    if problem:
+        return problem
+    if not os.access(os.path.join(ctx.agents_dir, CODEX_BIN), os.X_OK):
+        return f"{CODEX_BIN} not found under {ctx.agents_dir}"
+    return None
+
+
+def scenarios() -> list[Scenario]:
+    from .codex_scenarios import SCENARIOS
+
+    return SCENARIOS
+
+
+def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
+    """One ``codex exec`` of ``sc`` in ``mode``, against a fresh mock."""
+    project = os.path.join(run_dir, "project")
+    codex_home = os.path.join(run_dir, "codex_home")
+    os.makedirs(codex_home)
+    common.write_files(project, sc.files)
+
+    problem = _write_hooks(ctx, sc, mode, run_dir, codex_home)
+    if problem:
+        return RunResult(-1, None, [], {}, error=problem)
+
+    last_path = os.path.join(run_dir, "last.txt")
+    with common.MockServer(_responder(sc.script)) as server:
+        _write_config(codex_home, server.port)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.path.join(run_dir, "home"),
+            "CODEX_HOME": codex_home,
+            "MOCK_API_KEY": "mock-key",
+            "LANG": "C.UTF-8",
+            # Codex runs hooks (and exec_command) with `$SHELL -lc`: the usual shell.
+            "SHELL": "/bin/bash",
+            "NO_COLOR": "1",
+        }
+        argv = [
+            os.path.join(ctx.agents_dir, CODEX_BIN), "exec", "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+            "--json", "-o", last_path, sc.prompt,
+        ]
+        exit_code, stdout, stderr, timed_out = _run_bounded(argv, project, env, sc.timeout)
+        bodies = [r["body"] for r in server.requests if r["path"].endswith("/responses")]
+
+    log = f"$ {' '.join(argv)}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
+    if timed_out:
+        return RunResult(-1, None, [], {}, log=log, error=f"codex did not finish in {sc.timeout} s")
+    try:
+        with open(last_path) as f:
+            last = f.read()
+    except FileNotFoundError:
+        last = None
+    output = {"last_message": last, "events": _events(stdout), "stderr": _stderr_lines(stderr)}
+    requests = [_conversation(body) for body in bodies]
+    files = common.snapshot_files(project, skip=tuple(sc.files))
+    return RunResult(exit_code, output, requests, files, log=log)
+
+
+# --------------------------------------------------------------------------
+# Configuration
+
+
+def _write_hooks(ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str) -> str | None:
+    """The active ``$CODEX_HOME/hooks.json`` for ``mode``; returns an error text or None."""
+    own = {"hooks": sc.hooks}
+    if mode in ("A", "A2"):
+        active = own
+    else:
+        config = os.path.join(run_dir, "hooks.json")
+        _write_json(config, own)
+        if mode == "B-toml":
+            toml_path = os.path.join(run_dir, "hooks.toml")
+            problem = common.convert_to_toml(ctx, config, toml_path)
+            if problem:
+                return problem
+            config = toml_path
+        command = common.hookrun_command(ctx, config, "--dialect", "codex")
+        active = {"hooks": {
+            event: [{"hooks": [{
+                "type": "command",
+                "command": command,
+                "timeout": HOOKRUN_TIMEOUT_CAPS.get(event, HOOKRUN_TIMEOUT),
+            }]}]
+            for event in sc.hooks
+        }}
+    _write_json(os.path.join(codex_home, "hooks.json"), active)
+    return None
+
+
+def _write_config(codex_home: str, port: int) -> None:
+    """``config.toml``: the mock as the only model provider."""
+    with open(os.path.join(codex_home, "config.toml"), "w") as f:
+        f.write(
+            'model = "gpt-5"\n'
+            'model_provider = "mock"\n'
+            "\n[model_providers.mock]\n"
+            'name = "mock"\n'
+            f'base_url = "http://127.0.0.1:{port}/v1"\n'
+            'wire_api = "responses"\n'
+            'env_key = "MOCK_API_KEY"\n'
+        )
+
+
+def _write_json(path: str, value) -> None:
+    with open(path, "w") as f:
+        json.dump(value, f, indent=2)
+
+
+# --------------------------------------------------------------------------
+# The mock Responses API
+
+
+def _responder(script: Script):
+    """The mock's handler: answers ``POST …/responses`` from the conversation
+    it is sent (never from arrival order), ``200 {}`` anything else."""
+
+    def handle(method, path, body, server):
+        if method != "POST" or not path.endswith("/responses") or not isinstance(body, dict):
+            return 200, {"Content-Type": "application/json"}, b"{}"
+        items = body.get("input") or []
+        tool_outputs = sum(1 for i in items if i.get("type") == "function_call_output")
+        answers = sum(1 for i in items if i.get("type") == "message" and i.get("role") == "assistant")
+        if answers == 0 and tool_outputs < len(script.commands):
+            item = {
+                "type": "function_call",
+                "id": f"fc_mock{tool_outputs:04d}",
+                "call_id": f"call_mock{tool_outputs:04d}",
+                "name": "exec_command",
+                "arguments": json.dumps({"cmd": script.commands[tool_outputs]}),
+            }
+        else:
+            text = script.answers[min(answers, len(script.answers) - 1)]
+            item = {
+                "type": "message",
+                "id": f"msg_mock{answers:04d}",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        response = {"id": "resp_mock0000", "object": "response", "status": "completed"}
+        usage = {
+            "input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        }
+        events = [
+            ("response.created", {"type": "response.created", "response": response}),
+            ("response.output_item.done",
+             {"type": "response.output_item.done", "output_index": 0, "item": item}),
+            ("response.completed",
+             {"type": "response.completed", "response": {**response, "usage": usage}}),
+        ]
+        return 200, {"Content-Type": "text/event-stream"}, common.sse(events)
+
+    return handle
+
+
+# --------------------------------------------------------------------------
+# Running and reducing
+
+
+def _run_bounded(argv, cwd, env, timeout) -> tuple[int, str, str, bool]:
+    """Run ``argv`` in a session of its own, killed whole on expiry. The
+    session is killed after a normal exit too, so that nothing Codex or a hook
+    started (a shell left by exec_command, a hook cut off at shutdown, an async
+    hook in a process group of its own) outlives the run."""
+    proc = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    timed_out = False
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_session(proc.pid)
+        stdout, stderr = proc.communicate()
+    _kill_session(proc.pid)
+    return proc.returncode, stdout, stderr, timed_out
+
+
+def _kill_session(sid: int) -> None:
+    """SIGKILL every process whose session id is ``sid`` (ours: the session
+    ``start_new_session`` made for the run)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                # `pid (comm) state ppid pgrp session ...`; comm may hold spaces.
+                session = int(f.read().rsplit(")", 1)[1].split()[3])
+        except (OSError, IndexError, ValueError):
+            continue
+        if session == sid:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _events(stdout: str) -> list:
+    """The ``--json`` events the user sees, without the thread id and token usage."""
+    events = []
+    for line in stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            events.append(line)
+            continue
+        if event.get("type") in ("thread.started", "turn.started"):
+            continue
+        event.pop("usage", None)
+        events.append(event)
+    return events
+
+
+def _stderr_lines(stderr: str) -> list[str]:
+    """Codex's stderr as the user reads it, without the lines every run prints."""
+    return [
+        line for line in stderr.splitlines()
+        if line.strip() and not line.startswith(STDERR_NOISE)
+    ]
+
+
+def _conversation(body: dict) -> list:
+    """What one request told the model: its conversation items, reduced."""
+    reduced = []
+    for item in body.get("input") or []:
+        kind = item.get("type")
+        if kind == "message":
+            texts = [
+                c.get("text", "") for c in item.get("content") or []
+                if not c.get("text", "").startswith(BOILERPLATE_PREFIXES)
+            ]
+            if texts:
+                reduced.append({"role": item.get("role"), "text": "\n".join(texts)})
+        elif kind == "function_call":
+            reduced.append({"call": item.get("name"), "arguments": item.get("arguments")})
+        elif kind == "function_call_output":
+            output = item.get("output")
+            if isinstance(output, str):
+                output = _CHUNK_ID.sub("Chunk ID: <CHUNK>", output)
+            reduced.append({"tool_output": output})
+        else:
+            reduced.append(item)
+    return reduced
