@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import time
 
 from . import common
@@ -109,9 +107,9 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         else:
             argv += ["--permission-mode", script.permission_mode]
         started = time.monotonic()
-        exit_code, stdout, stderr, timed_out = _run_bounded(argv, project, env, sc.timeout)
+        done = common.run_bounded(argv, project, env, sc.timeout, run_dir)
+        exit_code, stdout, stderr, timed_out = done.exit_code, done.stdout, done.stderr, done.timed_out
         seconds = time.monotonic() - started
-        _kill_leftovers(run_dir)
         recorded = list(server.requests)
 
     lines = _parse_stream(stdout)
@@ -166,49 +164,6 @@ def _log(mode, exit_code, seconds, stderr, lines, recorded) -> str:
         f"mode {mode}: exit {exit_code} in {seconds:.1f}s, {side} side requests\n"
         f"stderr: {stderr.strip()}\n" + "\n".join(shown)
     )
-
-
-def _run_bounded(argv, cwd, env, timeout) -> tuple[int, str, str, bool]:
-    """Run Claude Code in its own session; on timeout kill its whole process
-    group, so a hung agent never hangs the harness."""
-    proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        _killpg(proc.pid)
-        stdout, stderr = proc.communicate()
-        timed_out = True
-    _killpg(proc.pid)  # anything it left in its group
-    return proc.returncode, stdout, stderr, timed_out
-
-
-def _killpg(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _kill_leftovers(run_dir: str) -> None:
-    """Kill what this run's hooks left behind. Claude Code and hookrun start
-    each hook in a process group of its own, so killing Claude Code's group is
-    not enough for a background child or an async hook; every such process was
-    started by this run and still has its cwd under the run directory."""
-    real = os.path.realpath(run_dir)
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-        except OSError:
-            continue
-        if cwd == real or cwd.startswith(real + os.sep):
-            try:
-                os.kill(int(pid), signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
 
 # --------------------------------------------------------------------------

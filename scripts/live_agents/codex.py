@@ -29,8 +29,6 @@ import dataclasses
 import json
 import os
 import re
-import signal
-import subprocess
 
 from . import common
 from .common import RunResult, Scenario
@@ -126,7 +124,8 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
             "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
             "--json", "-o", last_path, sc.prompt,
         ]
-        exit_code, stdout, stderr, timed_out = _run_bounded(argv, project, env, sc.timeout)
+        done = common.run_bounded(argv, project, env, sc.timeout, run_dir)
+        exit_code, stdout, stderr, timed_out = done.exit_code, done.stdout, done.stderr, done.timed_out
         bodies = [r["body"] for r in server.requests if r["path"].endswith("/responses")]
 
     log = f"$ {' '.join(argv)}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
@@ -243,45 +242,6 @@ def _responder(script: Script):
 
 # --------------------------------------------------------------------------
 # Running and reducing
-
-
-def _run_bounded(argv, cwd, env, timeout) -> tuple[int, str, str, bool]:
-    """Run ``argv`` in a session of its own, killed whole on expiry. The
-    session is killed after a normal exit too, so that nothing Codex or a hook
-    started (a shell left by exec_command, a hook cut off at shutdown, an async
-    hook in a process group of its own) outlives the run."""
-    proc = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )
-    timed_out = False
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_session(proc.pid)
-        stdout, stderr = proc.communicate()
-    _kill_session(proc.pid)
-    return proc.returncode, stdout, stderr, timed_out
-
-
-def _kill_session(sid: int) -> None:
-    """SIGKILL every process whose session id is ``sid`` (ours: the session
-    ``start_new_session`` made for the run)."""
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                # `pid (comm) state ppid pgrp session ...`; comm may hold spaces.
-                session = int(f.read().rsplit(")", 1)[1].split()[3])
-        except (OSError, IndexError, ValueError):
-            continue
-        if session == sid:
-            try:
-                os.kill(int(entry), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def _events(stdout: str) -> list:

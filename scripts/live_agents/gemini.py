@@ -18,10 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import subprocess
-import tempfile
-import time
 
 from . import common
 from .common import RunResult, Scenario
@@ -80,14 +76,15 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
             GEMINI_API_KEY="live-test-key",
             GEMINI_CLI_NO_RELAUNCH="true",
         )
-        exit_code, stdout, stderr = _run_bounded(
+        done = common.run_bounded(
             [
                 "node",
                 os.path.join(ctx.agents_dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
                 "-m", "gemini-2.5-flash", "-p", sc.prompt, "--yolo", "--output-format", "json",
             ],
-            cwd=project, env=env, timeout=sc.timeout,
+            cwd=project, env=env, timeout=sc.timeout, run_dir=run_dir,
         )
+        exit_code, stdout, stderr = done.exit_code, done.stdout, done.stderr
         recorded = list(server.requests)
 
     return RunResult(
@@ -145,40 +142,6 @@ def _write_settings(home: str, hooks: dict) -> None:
 
 # --------------------------------------------------------------------------
 # The agent process
-
-
-def _run_bounded(argv: list, cwd: str, env: dict, timeout: float) -> tuple[int, str, str]:
-    """Run the agent in its own session, bounded by ``timeout``.
-
-    Whatever is left of its process group (hooks Gemini timed out signals
-    only their direct child) is killed when the agent exits, or the whole
-    group on expiry, so no run leaves processes behind. The group is killed
-    while the agent is still unreaped (``WNOWAIT``): its id cannot have been
-    reused by then. Output goes to files, not pipes, so an orphan holding
-    them open cannot stall the harness."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            text=True, start_new_session=True,
-        )
-        deadline = time.monotonic() + timeout
-        timed_out = False
-        while os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            if time.monotonic() > deadline:
-                timed_out = True
-                break
-            time.sleep(0.05)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        exit_code = proc.wait()
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if timed_out:
-        return -9, stdout, stderr + f"\n[live: killed after {timeout:.0f}s]"
-    return exit_code, stdout, stderr
 
 
 # --------------------------------------------------------------------------
