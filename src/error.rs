@@ -9,7 +9,7 @@
 //! | code | meaning |
 //! | --- | --- |
 //! | 0 | the merged result does not block (allow, ask, no decision, context) |
-//! | 1 | hookrun's own error: bad config, bad event, bad flag |
+//! | 1 | hookrun's own error: bad flag, bad config, bad event, I/O (every `ErrorKind` but `Interrupted`) |
 //! | 2 | the merged result blocks (deny / block), or a hookrun error under `fail_mode = "closed"` |
 //! | 130, 143 | hookrun was interrupted by SIGINT / SIGTERM; every running hook was killed |
 
@@ -61,9 +61,34 @@ impl std::fmt::Display for ConfigProblem {
     }
 }
 
-/// Everything that stops hookrun from producing a decision.
+/// How a command that did its job ends: the exit status it chose. A block
+/// (2) or a failed check (1) is a result, not an error.
+pub type ExitStatus = u8;
+
+/// What kind of problem stopped hookrun: the axis the exit-code table and
+/// callers care about, whatever the details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A flag or argument that cannot be used.
+    Usage,
+    /// A config file that cannot be read or used.
+    Config,
+    /// The event on stdin, or another input file, that cannot be used.
+    Input,
+    /// Reading or writing something hookrun needs failed.
+    Io,
+    /// SIGINT or SIGTERM: every running hook was killed.
+    Interrupted,
+    /// hookrun itself could not work (runtime, rendering).
+    Internal,
+}
+
+/// Everything that stops hookrun from producing a decision. Commands return
+/// it; `crate::run` is the one place that prints it and picks the exit code.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    #[error("{0}")]
+    Usage(String),
     #[error("cannot read config `{}`: {source}", path.display())]
     ConfigRead {
         path: PathBuf,
@@ -73,6 +98,10 @@ pub enum Error {
     Config(Box<ConfigProblem>),
     #[error("invalid event on stdin: {0}")]
     Event(String),
+    #[error(
+        "hookrun run is nested {depth} deep; a configured hook probably runs `hookrun run` on the same config"
+    )]
+    Nested { depth: u32 },
     #[error("{what}: {source}")]
     Io {
         what: String,
@@ -85,27 +114,80 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("cannot convert `{}`: {message}", path.display())]
+    Convert { path: PathBuf, message: String },
+    #[error("{}:{line}: this line {why}", path.display())]
+    AuditBroken {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error("{0}")]
+    Internal(String),
     #[error("interrupted by {name}; every running hook was killed")]
     Interrupted { name: &'static str, signal: i32 },
+    /// An error where a guard fails closed: answered with a block (exit 2)
+    /// so that a broken input never opens a closed guard.
+    #[error(transparent)]
+    Closed(Box<Error>),
 }
 
 impl Error {
+    /// The kind of problem.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Usage(_) => ErrorKind::Usage,
+            Error::ConfigRead { .. } | Error::Config(_) => ErrorKind::Config,
+            Error::Event(_)
+            | Error::Nested { .. }
+            | Error::Stdin(_)
+            | Error::Convert { .. }
+            | Error::AuditBroken { .. } => ErrorKind::Input,
+            Error::Io { .. } | Error::Report { .. } => ErrorKind::Io,
+            Error::Runtime(_) | Error::Internal(_) => ErrorKind::Internal,
+            Error::Interrupted { .. } => ErrorKind::Interrupted,
+            Error::Closed(inner) => inner.kind(),
+        }
+    }
+
     /// The exit code of this error (see the table in the module docs).
     #[must_use]
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Interrupted { signal, .. } => u8::try_from(128 + signal).unwrap_or(1),
+            Error::Closed(_) => 2,
             _ => 1,
         }
+    }
+
+    /// Whether the error is answered with a block decision on stdout.
+    #[must_use]
+    pub fn blocks(&self) -> bool {
+        matches!(self, Error::Closed(_))
     }
 
     /// Whether a closed guard must turn this error into a block: a broken
     /// input or config must never open a guard that was asked to fail closed.
     #[must_use]
     pub fn blocks_when_closed(&self) -> bool {
-        !matches!(self, Error::Interrupted { .. } | Error::Report { .. })
+        !matches!(
+            self,
+            Error::Interrupted { .. } | Error::Report { .. } | Error::Closed(_)
+        )
+    }
+
+    /// This error, answered as a block when `closed` applies and the error
+    /// is one a closed guard must not let through.
+    #[must_use]
+    pub fn closed_if(self, closed: bool) -> Error {
+        if closed && self.blocks_when_closed() {
+            Error::Closed(Box::new(self))
+        } else {
+            self
+        }
     }
 }
 
@@ -198,5 +280,23 @@ mod tests {
             signal: 15,
         };
         assert_eq!(i.exit_code(), 143);
+        assert_eq!(i.kind(), ErrorKind::Interrupted);
+    }
+
+    #[test]
+    fn a_closed_guard_turns_input_errors_into_blocks_but_not_interruptions() {
+        let e = Error::Nested { depth: 8 }.closed_if(true);
+        assert!(e.blocks());
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(e.kind(), ErrorKind::Input);
+        assert!(e.to_string().starts_with("hookrun run is nested 8 deep"));
+        let open = Error::Usage("x".into()).closed_if(false);
+        assert_eq!((open.blocks(), open.exit_code()), (false, 1));
+        let i = Error::Interrupted {
+            name: "SIGINT",
+            signal: 2,
+        }
+        .closed_if(true);
+        assert_eq!((i.blocks(), i.exit_code()), (false, 130));
     }
 }

@@ -45,10 +45,12 @@ pub mod suite;
 
 use std::process::ExitCode;
 
-/// Runs a parsed command line and returns the process exit code.
+/// Runs a parsed command line and returns the process exit code. This is the
+/// one place that prints hookrun's own errors: every command returns its exit
+/// status, or an `Error` whose kind picks the code (`error::Error::exit_code`).
 #[must_use]
 pub fn run(cli: &cli::Cli) -> ExitCode {
-    let code = match &cli.command {
+    let outcome = match &cli.command {
         cli::Command::Run(args) => commands::run::execute(args),
         cli::Command::Check(args) => commands::check::execute(args),
         cli::Command::Explain(args) => commands::explain::execute(args),
@@ -61,5 +63,11 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Completions { shell } => commands::meta::completions(*shell),
         cli::Command::Man => commands::meta::man(),
     };
-    ExitCode::from(code)
+    ExitCode::from(match outcome {
+        Ok(status) => status,
+        Err(e) => {
+            output::error(&e.to_string(), e.blocks());
+            e.exit_code()
+        }
+    })
 }

@@ -1,34 +1,27 @@
 //! `hookrun audit verify PATH`.
 
+use crate::error::{Error, ExitStatus};
 use crate::output;
 
-/// Verifies the chain; exit 0 when intact, 1 naming the first broken line.
-#[must_use]
-pub fn verify(path: &std::path::Path) -> u8 {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            output::error(
-                &format!("cannot read audit log `{}`: {e}", path.display()),
-                false,
-            );
-            return 1;
-        }
-    };
-    match crate::audit::verify(&text) {
-        Ok(n) => {
-            output::print(&format!(
-                "{}: {n} lines, hash chain intact\n",
-                path.display()
-            ));
-            0
-        }
-        Err(b) => {
-            output::error(
-                &format!("{}:{}: this line {}", path.display(), b.line, b.why),
-                false,
-            );
-            1
-        }
-    }
+/// Verifies the chain; exit 0 when intact, an error naming the first broken
+/// line otherwise.
+///
+/// # Errors
+/// The log cannot be read, or a line breaks the chain.
+pub fn verify(path: &std::path::Path) -> Result<ExitStatus, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        what: format!("cannot read audit log `{}`", path.display()),
+        source,
+    })?;
+    let text = String::from_utf8_lossy(&bytes);
+    let lines = crate::audit::verify(&text).map_err(|b| Error::AuditBroken {
+        path: path.to_owned(),
+        line: b.line,
+        why: b.why,
+    })?;
+    output::print(&format!(
+        "{}: {lines} lines, hash chain intact\n",
+        path.display()
+    ));
+    Ok(0)
 }

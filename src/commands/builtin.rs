@@ -7,35 +7,30 @@ use serde_json::{Map, Value};
 use crate::builtin::Builtin;
 use crate::cli::BuiltinArgs;
 use crate::config::{Action, Config, FailMode, Hook, Origin};
-use crate::error::Error;
+use crate::error::{Error, ExitStatus};
 use crate::event;
 use crate::output;
 use crate::pipeline;
 
 /// Runs the built-in on the event on stdin; prints and exits like `run`.
-#[must_use]
-pub fn execute(args: &BuiltinArgs) -> u8 {
-    match run(args) {
-        Ok(code) => code,
-        Err(e) => {
-            let closed = args.fail_mode == Some(FailMode::Closed) && e.blocks_when_closed();
-            output::error(&e.to_string(), closed);
-            if closed { 2 } else { e.exit_code() }
-        }
-    }
+///
+/// # Errors
+/// Bad options or a bad event (a block under `--fail-mode closed`).
+pub fn execute(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
+    run(args).map_err(|e| e.closed_if(args.fail_mode == Some(FailMode::Closed)))
 }
 
-fn run(args: &BuiltinArgs) -> Result<u8, Error> {
+fn run(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
     let mut options = match &args.options {
         Some(text) => match serde_json::from_str(text) {
             Ok(Value::Object(m)) => m,
-            _ => return Err(Error::Event("--options must be a JSON object".into())),
+            _ => return Err(Error::Usage("--options must be a JSON object".into())),
         },
         None => Map::new(),
     };
     for pair in &args.option {
         let Some((k, v)) = pair.split_once('=') else {
-            return Err(Error::Event(format!("--option `{pair}` is not KEY=VALUE")));
+            return Err(Error::Usage(format!("--option `{pair}` is not KEY=VALUE")));
         };
         options.insert(
             k.to_owned(),
@@ -43,7 +38,7 @@ fn run(args: &BuiltinArgs) -> Result<u8, Error> {
         );
     }
     let builtin =
-        Builtin::new(&args.name, Value::Object(options), args.mode).map_err(Error::Event)?;
+        Builtin::new(&args.name, Value::Object(options), args.mode).map_err(Error::Usage)?;
     let raw = event::read_capped(
         std::io::stdin().lock(),
         crate::config::Limits::default().max_event_bytes,

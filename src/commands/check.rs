@@ -4,12 +4,15 @@ use std::path::PathBuf;
 
 use crate::cli::CheckArgs;
 use crate::config::{self, FailMode, LoadOptions};
+use crate::error::{Error, ExitStatus};
 use crate::output::{self, findings::Tally};
 
 /// Runs `check` and returns the exit code: 1 when there are errors (or
 /// warnings under `--strict`), else 0.
-#[must_use]
-pub fn execute(args: &CheckArgs) -> u8 {
+///
+/// # Errors
+/// None today: every problem with a config is a finding.
+pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
     let (paths, _) = config::discover(&args.paths);
     let (loaded, mut findings) = config::load_for_check(
         &paths,
@@ -39,5 +42,7 @@ pub fn execute(args: &CheckArgs) -> u8 {
             "warning: no config found (no PATH, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings)",
         );
     }
-    u8::from(tally.errors > 0 || (args.strict && tally.warnings > 0))
+    Ok(u8::from(
+        tally.errors > 0 || (args.strict && tally.warnings > 0),
+    ))
 }

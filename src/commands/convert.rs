@@ -1,22 +1,19 @@
 //! `hookrun convert`: Claude Code settings JSON ⇄ hookrun TOML.
 
 use crate::cli::ConvertArgs;
+use crate::error::{Error, ExitStatus};
 use crate::output;
 
 /// Converts one file to stdout; what cannot be carried over is listed on
-/// stderr (and makes `--strict` exit 1). Exit 1 for an invalid input.
-#[must_use]
-pub fn execute(args: &ConvertArgs) -> u8 {
-    let text = match std::fs::read_to_string(&args.path) {
-        Ok(t) => t,
-        Err(e) => {
-            output::error(
-                &format!("cannot read `{}`: {e}", args.path.display()),
-                false,
-            );
-            return 1;
-        }
-    };
+/// stderr (and makes `--strict` exit 1).
+///
+/// # Errors
+/// The input cannot be read or converted.
+pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
+    let text = std::fs::read_to_string(&args.path).map_err(|source| Error::Io {
+        what: format!("cannot read `{}`", args.path.display()),
+        source,
+    })?;
     let is_json =
         args.path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
     let foreign = if is_json {
@@ -34,20 +31,13 @@ pub fn execute(args: &ConvertArgs) -> u8 {
         }
         (false, _, _) => crate::convert::toml_to_claude(&args.path),
     };
-    match result {
-        Ok(c) => {
-            output::print(&c.text);
-            for w in &c.warnings {
-                output::diagnostic(&format!("warning: {w}"));
-            }
-            u8::from(args.strict && !c.warnings.is_empty())
-        }
-        Err(e) => {
-            output::error(
-                &format!("cannot convert `{}`: {e}", args.path.display()),
-                false,
-            );
-            1
-        }
+    let c = result.map_err(|message| Error::Convert {
+        path: args.path.clone(),
+        message,
+    })?;
+    output::print(&c.text);
+    for w in &c.warnings {
+        output::diagnostic(&format!("warning: {w}"));
     }
+    Ok(u8::from(args.strict && !c.warnings.is_empty()))
 }

@@ -6,24 +6,16 @@ use serde_json::{Map, Value};
 
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::config::{self, FailMode, LoadOptions};
-use crate::error::Error;
+use crate::error::{Error, ExitStatus};
 use crate::event::{self, Event};
 use crate::output;
 use crate::pipeline;
 
-/// Runs `explain`; the exit code is 0, or 1 for a bad config or event.
-#[must_use]
-pub fn execute(args: &ExplainArgs) -> u8 {
-    match explain(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            output::error(&e.to_string(), false);
-            e.exit_code()
-        }
-    }
-}
-
-fn explain(args: &ExplainArgs) -> Result<(), Error> {
+/// Runs `explain`; the exit code is 0.
+///
+/// # Errors
+/// A bad config, event or flag.
+pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let (paths, _) = config::discover(&args.configs);
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),
@@ -49,7 +41,7 @@ fn explain(args: &ExplainArgs) -> Result<(), Error> {
         }
     };
     output::print(&text);
-    Ok(())
+    Ok(0)
 }
 
 /// The event: built from the flags when any describes it (or stdin is a
@@ -67,7 +59,7 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
         return event::parse(&raw, args.event.as_deref());
     }
     let Some(name) = &args.event else {
-        return Err(Error::Event(
+        return Err(Error::Usage(
             "name the event with `--event NAME` (or pipe an event on stdin)".into(),
         ));
     };
@@ -78,9 +70,9 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
     }
     if let Some(input) = &args.input {
         let v: Value = serde_json::from_str(input)
-            .map_err(|e| Error::Event(format!("--input is not valid JSON: {e}")))?;
+            .map_err(|e| Error::Usage(format!("--input is not valid JSON: {e}")))?;
         if !v.is_object() {
-            return Err(Error::Event(
+            return Err(Error::Usage(
                 "--input must be a JSON object (the tool input)".into(),
             ));
         }
@@ -90,7 +82,7 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
     }
     for pair in &args.set {
         let Some((k, v)) = pair.split_once('=') else {
-            return Err(Error::Event(format!("--set `{pair}` is not KEY=VALUE")));
+            return Err(Error::Usage(format!("--set `{pair}` is not KEY=VALUE")));
         };
         let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned()));
         partial.insert(k.to_owned(), value);

@@ -3,37 +3,40 @@
 use clap::CommandFactory;
 
 use crate::cli::Cli;
+use crate::error::{Error, ExitStatus};
 use crate::output;
 
 /// `hookrun schema`: the JSON Schema of the TOML config.
-#[must_use]
-pub fn schema() -> u8 {
+///
+/// # Errors
+/// None: the schema is generated.
+pub fn schema() -> Result<ExitStatus, Error> {
     output::print(
         &(serde_json::to_string_pretty(&crate::config::toml_schema()).unwrap_or_default() + "\n"),
     );
-    0
+    Ok(0)
 }
 
 /// `hookrun completions SHELL`.
-#[must_use]
-pub fn completions(shell: clap_complete::Shell) -> u8 {
+///
+/// # Errors
+/// None: completions are generated.
+pub fn completions(shell: clap_complete::Shell) -> Result<ExitStatus, Error> {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "hookrun", &mut buf);
     output::print(&String::from_utf8_lossy(&buf));
-    0
+    Ok(0)
 }
 
 /// `hookrun man`: the man page, generated from the CLI definition.
-#[must_use]
-pub fn man() -> u8 {
+///
+/// # Errors
+/// The page cannot be rendered.
+pub fn man() -> Result<ExitStatus, Error> {
     let mut buf = Vec::new();
-    if clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(Cli::command())
         .render(&mut buf)
-        .is_err()
-    {
-        output::error("cannot render the man page", false);
-        return 1;
-    }
+        .map_err(|e| Error::Internal(format!("cannot render the man page: {e}")))?;
     output::print(&String::from_utf8_lossy(&buf));
-    0
+    Ok(0)
 }

@@ -2,7 +2,7 @@
 
 use crate::cli::RunArgs;
 use crate::config::{self, Config, Discovery, FailMode, Hook, LoadOptions};
-use crate::error::Error;
+use crate::error::{Error, ExitStatus};
 use crate::event::{self, Event};
 use crate::launch::DEPTH_VAR;
 use crate::output;
@@ -13,15 +13,15 @@ use crate::pipeline;
 const MAX_DEPTH: u32 = 8;
 
 /// Runs one event and returns the exit code. Never panics on bad input:
-/// every problem becomes a message and an exit code.
-#[must_use]
-pub fn execute(args: &RunArgs) -> u8 {
+/// every problem becomes an `Error`, answered as a block where a guard fails
+/// closed.
+///
+/// # Errors
+/// A bad config, event or nesting depth, or an interruption.
+pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
     let cli_closed = args.fail_mode == Some(FailMode::Closed);
-    let config = match load_config(args) {
-        Ok(c) => c,
-        Err(e) => return fail(&e, cli_closed),
-    };
+    let config = load_config(args).map_err(|e| e.closed_if(cli_closed))?;
     for w in &config.warnings {
         output::diagnostic(&format!("warning: {w}"));
     }
@@ -30,10 +30,7 @@ pub fn execute(args: &RunArgs) -> u8 {
         .and_then(|d| d.parse::<u32>().ok())
         .unwrap_or(0);
     if depth >= MAX_DEPTH {
-        let e = Error::Event(format!(
-            "hookrun run is nested {depth} deep; a configured hook probably runs `hookrun run` on the same config"
-        ));
-        return fail(&e, config.any_closed);
+        return Err(Error::Nested { depth }.closed_if(config.any_closed));
     }
     let timeout = std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001));
     let event = match event::read_stdin(config.limits.max_event_bytes, timeout)
@@ -50,19 +47,10 @@ pub fn execute(args: &RunArgs) -> u8 {
                     output::diagnostic(&why);
                 }
             }
-            return fail(&e, config.any_closed);
+            return Err(e.closed_if(config.any_closed));
         }
     };
-    match run_event(&config, &event, depth, args.report.as_deref(), started) {
-        Ok(code) => code,
-        Err(e) => fail(&e, false),
-    }
-}
-
-fn fail(e: &Error, closed: bool) -> u8 {
-    let block = closed && e.blocks_when_closed();
-    output::error(&e.to_string(), block);
-    if block { 2 } else { e.exit_code() }
+    run_event(&config, &event, depth, args.report.as_deref(), started)
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
@@ -107,7 +95,7 @@ fn run_event(
     depth: u32,
     report_path: Option<&std::path::Path>,
     started: std::time::Instant,
-) -> Result<u8, Error> {
+) -> Result<ExitStatus, Error> {
     let (eval, rendered) = handle(config, event, depth, started)?;
     output::emit(&rendered);
     if let Some(path) = report_path {

@@ -23,7 +23,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::cli::ServeArgs;
 use crate::config::{self, Config};
-use crate::error::Error;
+use crate::error::{Error, ExitStatus};
 use crate::event;
 use crate::output;
 
@@ -70,59 +70,50 @@ impl Live {
     }
 }
 
-/// Runs the server; the exit code is 0 at EOF, 130/143 when interrupted,
-/// 1 when the first config cannot be loaded.
-#[must_use]
-pub fn execute(args: &ServeArgs) -> u8 {
-    let config = match super::run::load_config(&args.run) {
-        Ok(c) => c,
-        Err(e) => {
-            output::error(&e.to_string(), false);
-            return e.exit_code();
-        }
-    };
+/// Runs the server; the exit code is 0 at EOF.
+///
+/// # Errors
+/// The first config cannot be loaded, stdin cannot be read, or hookrun was
+/// interrupted (130/143).
+pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
+    let config = super::run::load_config(&args.run)?;
     let (paths, _) = config::discover(&args.run.configs);
     let live = Live {
         config: Arc::new(config),
         stamps: stamps(&paths),
         failed: None,
     };
-    let rt = match tokio::runtime::Builder::new_current_thread()
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            output::error(&Error::Runtime(e).to_string(), false);
-            return 1;
-        }
-    };
+        .map_err(Error::Runtime)?;
     rt.block_on(serve(args.clone(), live))
 }
 
-async fn serve(args: ServeArgs, mut live: Live) -> u8 {
+async fn serve(args: ServeArgs, mut live: Live) -> Result<ExitStatus, Error> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let (Ok(mut term), Ok(mut int)) = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
     ) else {
-        output::error("cannot watch for signals", false);
-        return 1;
+        return Err(Error::Internal("cannot watch for signals".into()));
     };
     let mut seq: u64 = 0;
     loop {
         let line = tokio::select! {
             line = lines.next_line() => line,
-            _ = term.recv() => return 143,
-            _ = int.recv() => return 130,
+            _ = term.recv() => return Err(Error::Interrupted { name: "SIGTERM", signal: 15 }),
+            _ = int.recv() => return Err(Error::Interrupted { name: "SIGINT", signal: 2 }),
         };
         let line = match line {
             Ok(Some(l)) => l,
-            Ok(None) => return 0,
-            Err(e) => {
-                output::error(&format!("cannot read stdin: {e}"), false);
-                return 1;
+            Ok(None) => return Ok(0),
+            Err(source) => {
+                return Err(Error::Io {
+                    what: "cannot read stdin".into(),
+                    source,
+                });
             }
         };
         if line.trim().is_empty() {
@@ -138,9 +129,7 @@ async fn serve(args: ServeArgs, mut live: Live) -> u8 {
             Ok(Ok(r)) => {
                 json!({"seq": seq, "exit_code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr.join("\n")})
             }
-            Ok(Err(Error::Interrupted { signal, .. })) => {
-                return u8::try_from(128 + signal).unwrap_or(1);
-            }
+            Ok(Err(e @ Error::Interrupted { .. })) => return Err(e),
             Ok(Err(e)) => {
                 json!({"seq": seq, "exit_code": e.exit_code(), "stdout": "", "stderr": format!("hookrun: error: {e}")})
             }

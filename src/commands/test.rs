@@ -6,15 +6,17 @@ use std::time::Instant;
 
 use crate::cli::{TestArgs, TestFormat};
 use crate::config::{self, FailMode, LoadOptions};
-use crate::error::Error;
+use crate::error::{Error, ExitStatus};
 use crate::event;
 use crate::output::{self, suite::CaseResult};
 use crate::pipeline::{self, Context};
 use crate::suite::{self, Observed, Suite};
 
 /// Runs the suites; exit 0 only when every selected case passes.
-#[must_use]
-pub fn execute(args: &TestArgs) -> u8 {
+///
+/// # Errors
+/// None today: a broken test file is a failed case.
+pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
     let files = if args.paths.is_empty() {
         find_suites(Path::new("."))
     } else {
@@ -37,9 +39,9 @@ pub fn execute(args: &TestArgs) -> u8 {
     }
     if results.is_empty() {
         output::diagnostic("no test case found (test files end in `.test.toml`)");
-        return 1;
+        return Ok(1);
     }
-    u8::from(failed > 0)
+    Ok(u8::from(failed > 0))
 }
 
 fn run_suite(s: &Suite, filter: Option<&str>) -> Vec<CaseResult> {
