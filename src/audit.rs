@@ -111,71 +111,6 @@ fn hash_of(line: &[u8]) -> String {
         .unwrap_or_else(|| sha256(line))
 }
 
-/// The audit record of one event: time, event, tool, session, the
-/// per-hook outcome, the merged decision and the total duration, with
-/// secrets redacted.
-#[must_use]
-pub fn record(
-    config: &crate::config::Config,
-    event: &crate::event::Event,
-    eval: &crate::pipeline::Evaluation,
-    took: std::time::Duration,
-) -> Map<String, Value> {
-    let report = eval.report(config, event);
-    let hooks: Vec<Value> = report["hooks"]
-        .as_array()
-        .map(|rows| {
-            rows.iter()
-                .map(|r| {
-                    let answer = &r["answer"];
-                    serde_json::json!({
-                        "index": r["index"], "name": r["name"].as_str().unwrap_or_else(|| r["command"].as_str().unwrap_or("")),
-                        "matched": r["matched"], "skipped": r["skipped"], "ran": r["ran"],
-                        "exit_code": r["run"]["exit_code"], "signal": r["run"]["signal"], "timed_out": r["run"]["timed_out"],
-                        "duration_ms": r["run"]["duration_ms"], "outcome": answer["outcome"],
-                        "reason": answer["blocking_error"], "failure": answer["failure"],
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut m = Map::new();
-    m.insert("time".into(), now_rfc3339().into());
-    m.insert("event".into(), event.name.clone().into());
-    m.insert(
-        "tool".into(),
-        event
-            .fields
-            .get("tool_name")
-            .cloned()
-            .unwrap_or(Value::Null),
-    );
-    m.insert(
-        "session_id".into(),
-        event
-            .fields
-            .get("session_id")
-            .cloned()
-            .unwrap_or(Value::Null),
-    );
-    m.insert("hooks".into(), Value::Array(hooks));
-    m.insert(
-        "decision".into(),
-        serde_json::to_value(&eval.decision).unwrap_or(Value::Null),
-    );
-    m.insert("exit_code".into(), eval.rendered.exit_code.into());
-    m.insert(
-        "duration_ms".into(),
-        ((took.as_secs_f64() * 1e6).round() / 1e3).into(),
-    );
-    let mut v = Value::Object(m);
-    crate::builtin::redact::Redactor::default_set().value(&mut v);
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
-}
-
 /// A line that breaks the chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Broken {
@@ -221,47 +156,9 @@ pub fn verify(text: &str) -> Result<usize, Broken> {
     Ok(count)
 }
 
-/// The current UTC time as RFC 3339 with milliseconds.
-#[must_use]
-pub fn now_rfc3339() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = now.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        now.subsec_millis()
-    )
-}
-
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian
-/// (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
-    }
 
     #[test]
     fn chain_detects_edits_removals_and_reorders() {

@@ -40,7 +40,7 @@ impl std::fmt::Display for Location {
 /// A config file that cannot be used: where, which key, what is wrong.
 #[derive(Debug)]
 pub struct ConfigProblem {
-    pub code: crate::config::Code,
+    pub code: crate::diagnostic::Code,
     pub at: Location,
     pub key: Option<String>,
     pub message: String,

@@ -77,7 +77,7 @@ pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, E
     rx.recv_timeout(timeout).unwrap_or_else(|_| {
         Err(Error::Event(format!(
             "stdin was not closed within {}; the caller must send one event and close stdin (raise `--stdin-timeout`)",
-            crate::answer::fmt_secs(timeout.as_secs_f64())
+            crate::wording::fmt_secs(timeout.as_secs_f64())
         )))
     })
 }
@@ -291,7 +291,7 @@ fn minify(json: &[u8]) -> Vec<u8> {
 }
 
 fn kind(v: &Value) -> &'static str {
-    crate::config::kind_of(v)
+    crate::wording::kind_of(v)
 }
 
 #[cfg(test)]

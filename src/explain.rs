@@ -178,7 +178,7 @@ fn plan_text(config: &Config, index: usize, event: &Event) -> String {
             format!("built-in `{}` (in-process{mode})", b.name)
         }
     };
-    let timeout = crate::answer::fmt_secs(timeout_of(hook, event).as_secs_f64());
+    let timeout = crate::wording::fmt_secs(timeout_of(hook, event).as_secs_f64());
     let fail = match hook.fail_mode {
         crate::config::FailMode::Open => "fail_mode open",
         crate::config::FailMode::Closed => "fail_mode closed",

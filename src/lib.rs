@@ -19,12 +19,15 @@ pub mod answer;
 pub mod audit;
 pub mod builtin;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod convert;
 pub mod convert_agents;
 pub mod decision;
+pub mod diagnostic;
 pub mod dialect;
+pub mod dirs;
 pub mod error;
 pub mod event;
 pub mod events;
@@ -42,6 +45,7 @@ pub mod schema;
 pub mod select;
 pub mod suggest;
 pub mod suite;
+pub mod wording;
 
 use std::process::ExitCode;
 

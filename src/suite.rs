@@ -115,7 +115,7 @@ pub fn load(path: &Path) -> Result<Suite, Error> {
             fix: None,
         }))
     })?;
-    let dir = crate::pipeline::dir_of(path);
+    let dir = crate::dirs::dir_of(path);
     let configs = match raw.config {
         OneOrMany::One(p) => vec![dir.join(p)],
         OneOrMany::Many(ps) => ps.into_iter().map(|p| dir.join(p)).collect(),

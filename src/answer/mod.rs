@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::exec::{HookRun, RunStatus};
+use crate::wording::fmt_secs;
 
 mod parse;
 #[cfg(test)]
@@ -90,14 +91,6 @@ impl Failure {
             Failure::Builtin { message } => format!("failed: {message}"),
         }
     }
-}
-
-/// Formats seconds like `1s`, `0.5s`, `1.5s`.
-#[must_use]
-pub fn fmt_secs(secs: f64) -> String {
-    let s = format!("{secs:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    format!("{s}s")
 }
 
 /// One hook's answer.

@@ -39,7 +39,7 @@ pub fn line(event: &Event, preview: usize) -> String {
     let f = &event.fields;
     let mut out = format!(
         "{} {} tool={} input={}",
-        crate::audit::now_rfc3339(),
+        crate::clock::now_rfc3339(),
         event.name,
         event.str_field("tool_name"),
         clip(f.get("tool_input"))

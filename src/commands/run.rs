@@ -41,7 +41,7 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
             if let Some(path) = &config.audit_log {
                 // A refused event is an event too: it leaves a line.
                 let mut record = serde_json::Map::new();
-                record.insert("time".into(), crate::audit::now_rfc3339().into());
+                record.insert("time".into(), crate::clock::now_rfc3339().into());
                 record.insert("error".into(), e.to_string().into());
                 if let Err(why) = crate::audit::append(path, record) {
                     output::diagnostic(&why);
@@ -128,7 +128,7 @@ pub(crate) fn handle(
     let eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
     let mut rendered = eval.rendered.clone();
     if let Some(path) = &config.audit_log {
-        let record = crate::audit::record(config, event, &eval, started.elapsed());
+        let record = eval.audit_record(config, event, started.elapsed());
         if let Err(why) = crate::audit::append(path, record) {
             if config.any_closed {
                 let reason = format!("hookrun: {why}");

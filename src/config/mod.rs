@@ -7,12 +7,10 @@
 //! compiled, timeouts are durations, commands are non-empty.
 
 mod claude;
-pub mod diagnostic;
 mod discover;
 pub(crate) mod json_locate;
+pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
-pub(crate) use claude::kind_of;
-pub use diagnostic::{Code, Diagnostic, Severity};
 mod toml_file;
 
 use std::path::{Path, PathBuf};

@@ -9,11 +9,11 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::diagnostic::{Code, Diagnostic};
 use super::{
     Action, FailMode, Hook, Layer, Limits, LoadOptions, Origin, dedup_key, looks_like_millis,
     timeout_from_secs,
 };
+use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::matcher::Matcher;
 
@@ -286,7 +286,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         .defaults
         .audit_log
         .as_ref()
-        .map(|p| crate::pipeline::dir_of(path).join(p));
+        .map(|p| crate::dirs::dir_of(path).join(p));
     let order_by_event = raw
         .events
         .iter()

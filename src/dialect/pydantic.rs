@@ -230,7 +230,7 @@ pub fn classify_with(
     };
     let flooded = run.stdout.dropped > 0 || run.stderr.dropped > 0;
     let undecided = match &run.status {
-        RunStatus::TimedOut => Some(format!("command timed out after {} and was killed", crate::answer::fmt_secs(timeout_secs))),
+        RunStatus::TimedOut => Some(format!("command timed out after {} and was killed", crate::wording::fmt_secs(timeout_secs))),
         _ if flooded => Some(
             "local workspace output exceeded 10 MiB safety limit; redirect the command's output to a file and read part of it instead".to_owned(),
         ),
@@ -299,7 +299,7 @@ pub fn classify_with(
                     &mut a,
                     format!(
                         "a hook's `modified_args` is {}, not an object",
-                        crate::config::kind_of(args)
+                        crate::wording::kind_of(args)
                     ),
                 );
                 return a;

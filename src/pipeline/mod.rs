@@ -2,11 +2,12 @@
 //! → exec → answer → decision → render. `run`, `explain --run` and `test`
 //! all go through `evaluate`, so what they show is what `run` does.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::answer::{self, Answer, Failure};
+mod audit_record;
 mod chain;
 
 use crate::builtin::{Builtin, Verdict};
@@ -446,7 +447,7 @@ fn run_notices(hook: &Hook, run: &HookRun, config: &Config) -> Vec<String> {
     if run.leaked {
         notices.push(format!(
             "hook `{name}` exited but a background process kept its output open; its process group was killed after {}, and the output read until then was used",
-            answer::fmt_secs(config.limits.leak_grace.as_secs_f64())
+            crate::wording::fmt_secs(config.limits.leak_grace.as_secs_f64())
         ));
     }
     for (stream, captured) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
@@ -459,12 +460,4 @@ fn run_notices(hook: &Hook, run: &HookRun, config: &Config) -> Vec<String> {
         }
     }
     notices
-}
-
-/// The directory of a path, for project-relative defaults.
-#[must_use]
-pub fn dir_of(path: &std::path::Path) -> PathBuf {
-    path.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), std::path::Path::to_path_buf)
 }

@@ -3,13 +3,14 @@
 
 use serde_json::{Map, Value};
 
-use super::{Ctx, OTHER_TYPES, Problem, kind_of};
-use crate::config::diagnostic::Code;
+use super::{Ctx, OTHER_TYPES, Problem};
 use crate::config::{
     Action, FailMode, Hook, Origin, dedup_key, looks_like_millis, timeout_from_secs,
 };
+use crate::diagnostic::Code;
 use crate::error::line_col;
 use crate::matcher::Matcher;
+use crate::wording::kind_of;
 
 impl Ctx<'_> {
     pub(super) fn parse_handler(

@@ -20,9 +20,10 @@ mod handler;
 
 use handler::wrong_type;
 
-use super::diagnostic::{Code, Diagnostic};
 use super::{Hook, Layer, LoadOptions};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
+use crate::wording::kind_of;
 
 /// Events where one invalid entry invalidates the whole settings file.
 pub const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
@@ -271,16 +272,4 @@ fn is_policy_file(path: &Path) -> bool {
             .parent()
             .and_then(Path::file_name)
             .is_some_and(|d| d == "managed-settings.d")
-}
-
-/// "a string", "an array", ... for messages.
-pub(crate) fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
