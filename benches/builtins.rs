@@ -10,7 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use hookrun::builtin::{Builtin, Mode};
 
 fn event(json: &str) -> hookrun::event::Event {
-    hookrun::event::parse(json.as_bytes(), None).expect("event")
+    hookrun::dialect::read_event(json.as_bytes(), None).expect("event")
 }
 
 fn builtins(c: &mut Criterion) {

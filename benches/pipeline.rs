@@ -28,7 +28,7 @@ fn pipeline(c: &mut Criterion) {
     });
 
     let config = config::load(std::slice::from_ref(&path), options).expect("load");
-    let event = hookrun::event::parse(
+    let event = hookrun::dialect::read_event(
         br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
         None,
     )

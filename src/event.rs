@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::dialect::Dialect;
+use crate::dialect::id::Dialect;
 use crate::error::{Error, byte_offset};
 use crate::events::{self, EventInfo};
 
@@ -82,36 +82,18 @@ pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, E
     })
 }
 
-/// Parses the raw stdin bytes. `forced_name` (`--event`) wins over
-/// `hook_event_name` and is written into the payload when it is missing.
+/// The event's JSON object, from the raw stdin bytes.
 ///
 /// # Errors
-/// Empty input, malformed JSON (with the byte offset), a non-object, or no
-/// event name.
-pub fn parse(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
-    parse_as(raw, forced_name, None)
-}
-
-/// As [`parse`], with the caller's dialect forced (`--dialect`) or, when
-/// `None`, recognised from the event itself.
-///
-/// # Errors
-/// As [`parse`].
-pub fn parse_as<'a>(
-    raw: impl Into<std::borrow::Cow<'a, [u8]>>,
-    forced_name: Option<&str>,
-    forced_dialect: Option<Dialect>,
-) -> Result<Event, Error> {
-    // Owned input (stdin) is reused as the hooks' bytes when it is already
-    // compact: a large event is then held twice (bytes, parsed), not three times.
-    let raw: std::borrow::Cow<'a, [u8]> = raw.into();
+/// Empty input, malformed JSON (with the byte offset), or a non-object.
+pub fn object_of(raw: &[u8]) -> Result<Map<String, Value>, Error> {
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::Event(
             "stdin is empty; expected one JSON object".into(),
         ));
     }
-    let value: Value = serde_json::from_slice(&raw).map_err(|e| {
-        let offset = byte_offset(&raw, e.line(), e.column());
+    let value: Value = serde_json::from_slice(raw).map_err(|e| {
+        let offset = byte_offset(raw, e.line(), e.column());
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let what = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -121,20 +103,46 @@ pub fn parse_as<'a>(
             e.column()
         ))
     })?;
-    let Value::Object(fields) = value else {
-        return Err(Error::Event(format!(
+    match value {
+        Value::Object(fields) => Ok(fields),
+        other => Err(Error::Event(format!(
             "expected a JSON object, found {}",
-            kind(&value)
-        )));
-    };
-    let dialect = forced_dialect.unwrap_or_else(|| crate::dialect::detect(&fields));
-    let caller_event = fields
-        .get("hook_event_name")
-        .or_else(|| fields.get("event"))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let (mapped, mut fields) = crate::dialect::normalize(dialect, fields);
+            kind(&other)
+        ))),
+    }
+}
+
+/// What the caller's dialect made of an event: who sent it, the name it
+/// used, hookrun's name for it (if the dialect has one) and the fields in
+/// hookrun's model.
+#[derive(Debug)]
+pub struct Recognised {
+    pub dialect: Dialect,
+    pub caller_event: String,
+    pub mapped: Option<String>,
+    pub fields: Map<String, Value>,
+}
+
+/// Builds the event from the caller's bytes and what its dialect made of
+/// them. `forced_name` (`--event`) wins over `hook_event_name` and is written
+/// into the payload when it differs.
+///
+/// # Errors
+/// No event name, or a `hook_event_name` that is not a string.
+pub fn build<'a>(
+    raw: impl Into<std::borrow::Cow<'a, [u8]>>,
+    forced_name: Option<&str>,
+    recognised: Recognised,
+) -> Result<Event, Error> {
+    // Owned input (stdin) is reused as the hooks' bytes when it is already
+    // compact: a large event is then held twice (bytes, parsed), not three times.
+    let raw: std::borrow::Cow<'a, [u8]> = raw.into();
+    let Recognised {
+        dialect,
+        caller_event,
+        mapped,
+        mut fields,
+    } = recognised;
     if !dialect.is_claude_like() && mapped.is_none() && forced_name.is_none() {
         return Err(Error::Event(format!(
             "the {} event has no event name; pass `--event NAME` to name it",
@@ -300,7 +308,7 @@ mod tests {
 
     #[test]
     fn compact_bytes_keep_numbers_and_strings() {
-        let ev = parse(
+        let ev = crate::dialect::read_event(
             b" {\"hook_event_name\": \"Stop\",\n \"x\": 1.50, \"s\": \"a b\\\" c\"} ",
             None,
         )
@@ -314,7 +322,11 @@ mod tests {
 
     #[test]
     fn bad_inputs_have_clear_messages() {
-        let msg = |raw: &[u8]| parse(raw, None).unwrap_err().to_string();
+        let msg = |raw: &[u8]| {
+            crate::dialect::read_event(raw, None)
+                .unwrap_err()
+                .to_string()
+        };
         assert!(msg(b"").contains("empty"));
         assert!(msg(b"[1]").contains("found an array"));
         assert!(msg(b"{\"a\":").contains("at byte offset 4"));
@@ -323,7 +335,8 @@ mod tests {
 
     #[test]
     fn forced_name_is_written_into_the_payload() {
-        let ev = parse(b"{\"tool_name\":\"Bash\"}", Some("PreToolUse")).unwrap();
+        let ev =
+            crate::dialect::read_event(b"{\"tool_name\":\"Bash\"}", Some("PreToolUse")).unwrap();
         assert_eq!(ev.name, "PreToolUse");
         assert!(
             std::str::from_utf8(&ev.bytes)

@@ -16,7 +16,7 @@ pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
     if let Some(t) = hook.timeout {
         return t;
     }
-    if event.dialect == crate::dialect::Dialect::PydanticDeep {
+    if event.dialect == crate::dialect::id::Dialect::PydanticDeep {
         // pydantic-deep's own default (dialect rule 7).
         return Duration::from_secs(30);
     }
@@ -73,7 +73,7 @@ pub fn spec_for(
         ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
         (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
     ];
-    if hook.input.unwrap_or(event.dialect) == crate::dialect::Dialect::Gemini {
+    if hook.input.unwrap_or(event.dialect) == crate::dialect::id::Dialect::Gemini {
         // Gemini's hooks know the project directory by its own name.
         env.push(("GEMINI_PROJECT_DIR".to_owned(), project_dir.to_owned()));
     }

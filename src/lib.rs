@@ -10,7 +10,7 @@
 //! 6. `decision` — merge the answers in config order;
 //! 7. `output` — print one decision (the only writer of stdout).
 //!
-//! Pure stages (`matcher`, `select`, `answer`, `decision`, `output::render`)
+//! Pure stages (`matcher`, `select`, `answer`, `decision`, the dialects' renderers)
 //! never touch processes or the clock; `exec` is the only part that does.
 
 #![forbid(unsafe_code)]
@@ -40,6 +40,7 @@ pub mod lint;
 pub mod matcher;
 pub mod output;
 pub mod pipeline;
+pub mod rendered;
 pub mod report;
 pub mod schema;
 pub mod select;

@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let dialect = DIALECTS[usize::from(selector) % DIALECTS.len()];
     let forced = (selector & 0x80 != 0).then_some("PreToolUse");
-    if let Ok(event) = hookrun::event::parse_as(raw, forced, dialect) {
+    if let Ok(event) = hookrun::dialect::read_event_as(raw, forced, dialect) {
         let _ = event.tool_input();
         let _ = event.str_field("tool_name");
     }

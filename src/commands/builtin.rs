@@ -43,7 +43,7 @@ fn run(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
         std::io::stdin().lock(),
         crate::config::Limits::default().max_event_bytes,
     )?;
-    let event = event::parse(&raw, args.event.as_deref())?;
+    let event = crate::dialect::read_event(&raw, args.event.as_deref())?;
     let hook = Hook {
         name: None,
         events: vec![event.name.clone()],

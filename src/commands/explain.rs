@@ -56,7 +56,7 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
             std::io::stdin().lock(),
             config::Limits::default().max_event_bytes,
         )?;
-        return event::parse(&raw, args.event.as_deref());
+        return crate::dialect::read_event(&raw, args.event.as_deref());
     }
     let Some(name) = &args.event else {
         return Err(Error::Usage(
@@ -92,5 +92,5 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
         .unwrap_or_default();
     let bytes = serde_json::to_vec(&event::complete(&partial, &cwd))
         .map_err(|e| Error::Event(e.to_string()))?;
-    event::parse(&bytes, None)
+    crate::dialect::read_event(&bytes, None)
 }

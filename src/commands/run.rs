@@ -34,7 +34,7 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     }
     let timeout = std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001));
     let event = match event::read_stdin(config.limits.max_event_bytes, timeout)
-        .and_then(|raw| event::parse_as(raw, args.event.as_deref(), args.dialect))
+        .and_then(|raw| crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,
         Err(e) => {
@@ -124,7 +124,7 @@ pub(crate) fn handle(
     event: &Event,
     depth: u32,
     started: std::time::Instant,
-) -> Result<(pipeline::Evaluation, output::Rendered), Error> {
+) -> Result<(pipeline::Evaluation, crate::rendered::Rendered), Error> {
     let eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
     let mut rendered = eval.rendered.clone();
     if let Some(path) = &config.audit_log {
@@ -133,7 +133,7 @@ pub(crate) fn handle(
             if config.any_closed {
                 let reason = format!("hookrun: {why}");
                 let stdout = serde_json::json!({"decision": "block", "reason": reason}).to_string();
-                rendered = output::Rendered {
+                rendered = crate::rendered::Rendered {
                     stdout,
                     stderr: vec![reason],
                     exit_code: 2,

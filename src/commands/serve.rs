@@ -24,7 +24,6 @@ use tokio::io::AsyncBufReadExt;
 use crate::cli::ServeArgs;
 use crate::config::{self, Config};
 use crate::error::{Error, ExitStatus};
-use crate::event;
 use crate::output;
 
 /// The config and what it was loaded from, reloaded on change.
@@ -142,7 +141,11 @@ async fn serve(args: ServeArgs, mut live: Live) -> Result<ExitStatus, Error> {
 }
 
 /// One event, as `run` would handle it.
-fn one(config: &Config, args: &crate::cli::RunArgs, line: &str) -> Result<output::Rendered, Error> {
+fn one(
+    config: &Config,
+    args: &crate::cli::RunArgs,
+    line: &str,
+) -> Result<crate::rendered::Rendered, Error> {
     let started = std::time::Instant::now();
     let raw = line.as_bytes();
     if raw.len() > config.limits.max_event_bytes {
@@ -151,6 +154,6 @@ fn one(config: &Config, args: &crate::cli::RunArgs, line: &str) -> Result<output
             config.limits.max_event_bytes
         )));
     }
-    let ev = event::parse_as(raw, args.event.as_deref(), args.dialect)?;
+    let ev = crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect)?;
     super::run::handle(config, &ev, 0, started).map(|(_, r)| r)
 }

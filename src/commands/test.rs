@@ -103,7 +103,7 @@ fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Ve
     let partial = suite::event_of(case, &tmp, &project);
     let bytes = serde_json::to_vec(&event::complete(&partial, &tmp))
         .map_err(|e| Error::Event(e.to_string()))?;
-    let ev = event::parse(&bytes, None)?;
+    let ev = crate::dialect::read_event(&bytes, None)?;
     let ctx = Context {
         project_dir: project,
         depth: 0,

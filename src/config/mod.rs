@@ -88,7 +88,7 @@ pub struct Hook {
     /// `--fail-mode`), so it overrides a dialect's own failure rules.
     pub fail_mode_explicit: bool,
     /// The dialect this hook speaks; `None`: the caller's.
-    pub input: Option<crate::dialect::Dialect>,
+    pub input: Option<crate::dialect::id::Dialect>,
     pub is_async: bool,
     pub env: Vec<(String, String)>,
     pub if_rule: Option<String>,

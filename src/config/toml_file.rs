@@ -143,7 +143,7 @@ struct RawHook {
     /// The dialect this hook speaks (claude, codex, pydantic-deep, gemini,
     /// cursor, copilot): it gets the event in that shape and is read by
     /// that dialect's rules. Default: the caller's.
-    input: Option<crate::dialect::Dialect>,
+    input: Option<crate::dialect::id::Dialect>,
 }
 
 /// The JSON Schema of this format.

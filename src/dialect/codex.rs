@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::decision::{Decision, Permission};
 use crate::events::Family;
-use crate::output::Rendered;
+use crate::rendered::Rendered;
 
 /// Codex's reading of one hook: as Claude Code's, except that an exit 2
 /// with an empty stderr does not block ("exited with code 2 but did not
@@ -58,7 +58,7 @@ pub fn render(
             d.stop_reasons.clear();
         }
     }
-    let mut r = crate::output::render(&event.name, family, &d, &notes);
+    let mut r = crate::dialect::claude::render(&event.name, family, &d, &notes);
     if r.exit_code == 2 && r.stderr.first().is_none_or(|l| l.trim().is_empty()) {
         r.stderr.insert(0, "blocked by hook".into());
     }

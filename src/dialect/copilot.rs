@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::decision::{Decision, Permission};
 use crate::events::Family;
-use crate::output::Rendered;
+use crate::rendered::Rendered;
 
 const EVENTS: &[(&str, &str)] = &[
     ("preToolUse", "PreToolUse"),

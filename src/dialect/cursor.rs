@@ -11,7 +11,7 @@ use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
 use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
-use crate::output::Rendered;
+use crate::rendered::Rendered;
 
 /// Cursor event names and hookrun's.
 pub const EVENTS: &[(&str, &str)] = &[

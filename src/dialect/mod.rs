@@ -8,65 +8,25 @@
 //! rules, so existing hook scripts run unchanged. `input = "…"` on a hook
 //! asks for another dialect.
 
+pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
+pub mod id;
 pub mod pydantic;
 
-use serde::{Deserialize, Serialize};
+pub use id::Dialect;
+
 use serde_json::{Map, Value};
 
 use crate::answer::Answer;
 use crate::decision::Decision;
+use crate::error::Error;
+use crate::event::Event;
 use crate::events::Family;
 use crate::exec::HookRun;
-use crate::output::Rendered;
-
-/// A hook protocol.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dialect {
-    #[default]
-    Claude,
-    Codex,
-    PydanticDeep,
-    Gemini,
-    Cursor,
-    Copilot,
-}
-
-impl Dialect {
-    /// The name used in configs and on the command line.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Claude => "claude",
-            Dialect::Codex => "codex",
-            Dialect::PydanticDeep => "pydantic-deep",
-            Dialect::Gemini => "gemini",
-            Dialect::Cursor => "cursor",
-            Dialect::Copilot => "copilot",
-        }
-    }
-
-    /// Claude Code and Codex share the event model and the wire format.
-    #[must_use]
-    pub fn is_claude_like(self) -> bool {
-        matches!(self, Dialect::Claude | Dialect::Codex)
-    }
-}
+use crate::rendered::Rendered;
 
 /// Who sent this event (`--dialect` overrides it).
 #[must_use]
@@ -112,6 +72,46 @@ pub fn normalize(
     }
 }
 
+/// Parses the raw stdin bytes into an event, recognising the caller's
+/// dialect from the event itself. `forced_name` (`--event`) wins over
+/// `hook_event_name`.
+///
+/// # Errors
+/// Empty input, malformed JSON (with the byte offset), a non-object, or no
+/// event name.
+pub fn read_event(raw: &[u8], forced_name: Option<&str>) -> Result<Event, Error> {
+    read_event_as(raw, forced_name, None)
+}
+
+/// As [`read_event`], with the caller's dialect forced (`--dialect`) or,
+/// when `None`, recognised from the event itself.
+///
+/// # Errors
+/// As [`read_event`].
+pub fn read_event_as<'a>(
+    raw: impl Into<std::borrow::Cow<'a, [u8]>>,
+    forced_name: Option<&str>,
+    forced_dialect: Option<Dialect>,
+) -> Result<Event, Error> {
+    let raw: std::borrow::Cow<'a, [u8]> = raw.into();
+    let fields = crate::event::object_of(&raw)?;
+    let dialect = forced_dialect.unwrap_or_else(|| detect(&fields));
+    let caller_event = fields
+        .get("hook_event_name")
+        .or_else(|| fields.get("event"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let (mapped, fields) = normalize(dialect, fields);
+    let recognised = crate::event::Recognised {
+        dialect,
+        caller_event,
+        mapped,
+        fields,
+    };
+    crate::event::build(raw, forced_name, recognised)
+}
+
 /// Reads one finished hook run by the rules of `dialect`, as an answer in
 /// hookrun's (Claude-shaped) terms.
 #[must_use]
@@ -135,7 +135,7 @@ pub fn render(
     notices: &[String],
 ) -> Rendered {
     match dialect {
-        Dialect::Claude => crate::output::render(&event.name, family, d, notices),
+        Dialect::Claude => crate::dialect::claude::render(&event.name, family, d, notices),
         Dialect::Codex => codex::render(event, family, d, notices),
         Dialect::PydanticDeep => pydantic::render(event, d, notices),
         Dialect::Gemini => gemini::render(event, family, d, notices),

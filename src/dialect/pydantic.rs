@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::answer::{Answer, Failure, Outcome};
 use crate::decision::Decision;
 use crate::exec::{HookRun, RunStatus};
-use crate::output::Rendered;
+use crate::rendered::Rendered;
 
 const KEYS: &[&str] = &[
     "event",

@@ -18,7 +18,7 @@ use crate::event::Event;
 use crate::events::Family;
 use crate::exec::{self, ExecLimits, ExecSpec, HookRun, LiveGroups, RunStatus};
 use crate::launch::{hook_cwd, spec_for, timeout_of};
-use crate::output::Rendered;
+use crate::rendered::Rendered;
 use crate::report::{self, Ran};
 use crate::select::{self, Plan, Selected};
 use chain::run_chain;

@@ -7,7 +7,7 @@ use hookrun::builtin::{Builtin, Mode, Verdict};
 use serde_json::{Value, json};
 
 fn event(v: &Value) -> hookrun::event::Event {
-    hookrun::event::parse(v.to_string().as_bytes(), None).expect("event")
+    hookrun::dialect::read_event(v.to_string().as_bytes(), None).expect("event")
 }
 
 fn shell_verdict(tool: &str, command: &str) -> Verdict {

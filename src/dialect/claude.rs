@@ -1,0 +1,254 @@
+//! Claude Code's dialect: the renderer. It turns a decision into exactly
+//! what Claude Code must read from a single command hook to act as if it had
+//! run every configured hook itself: one JSON object, valid under the
+//! event's output schema, carrying the whole result by itself; exit 2 with
+//! the reason on stderr when the result blocks. The one exception is
+//! PreCompact, where Claude Code appends a successful hook's raw stdout to the
+//! compaction instructions: there, unless it blocks, hookrun prints the
+//! hooks' text and nothing else.
+
+use serde_json::{Map, Value};
+
+use crate::decision::{Decision, Permission};
+use crate::events::Family;
+use crate::rendered::Rendered;
+
+/// Events whose blocking result Claude Code reads as a block, so hookrun
+/// exits 2 with them. Elsewhere a block (Elicitation) travels in the JSON and
+/// hookrun exits 0, because exit 2 would mean something else there.
+fn exits_2_on_block(event: &str, family: Family) -> bool {
+    match family {
+        Family::PreTool
+        | Family::PermissionRequest
+        | Family::Prompt
+        | Family::Stop
+        | Family::PostTool
+        | Family::TaskCreated => true,
+        Family::Outside => matches!(event, "PreCompact" | "ConfigChange"),
+        Family::SessionStart | Family::Generic => false,
+    }
+}
+
+/// Renders a decision for `event`.
+#[must_use]
+pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+    let reason = d.reasons.join("\n");
+    let mut system: Vec<String> = notices.to_vec();
+    system.extend(d.system_messages.iter().cloned());
+    let mut stderr: Vec<String> = system.iter().map(|n| format!("hookrun: {n}")).collect();
+    stderr.extend(d.diagnostics.iter().map(|n| format!("hookrun: {n}")));
+
+    if event == "PreCompact" && !d.blocked {
+        return Rendered {
+            stdout: d.compaction_text.join("\n\n"),
+            stderr,
+            exit_code: 0,
+        };
+    }
+
+    let mut out = Map::new();
+    if d.prevent_continuation {
+        out.insert("continue".into(), Value::Bool(false));
+        if !d.stop_reasons.is_empty() {
+            out.insert(
+                "stopReason".into(),
+                Value::String(d.stop_reasons.join("\n")),
+            );
+        }
+    }
+    let mut hso = Map::new();
+    match family {
+        Family::PreTool => {
+            if let Some(p) = d.permission {
+                hso.insert("permissionDecision".into(), p.as_str().into());
+                if !reason.is_empty() {
+                    hso.insert("permissionDecisionReason".into(), reason.clone().into());
+                }
+            }
+            if let Some(input) = &d.updated_input {
+                hso.insert("updatedInput".into(), Value::Object(input.clone()));
+            }
+        }
+        Family::PermissionRequest => {
+            if let Some(request) = &d.request {
+                let mut request = request.clone();
+                if d.blocked && !reason.is_empty() {
+                    request.insert("message".into(), reason.clone().into());
+                }
+                hso.insert("decision".into(), Value::Object(request));
+            }
+        }
+        Family::Generic if event == "PreModelSwitch" => {
+            if let Some(p) = d.permission.filter(|p| *p != Permission::Defer) {
+                hso.insert("permissionDecision".into(), p.as_str().into());
+                if !reason.is_empty() {
+                    hso.insert("permissionDecisionReason".into(), reason.clone().into());
+                }
+            }
+        }
+        Family::Prompt
+        | Family::Stop
+        | Family::PostTool
+        | Family::TaskCreated
+        | Family::Outside
+            if d.blocked =>
+        {
+            out.insert("decision".into(), "block".into());
+            out.insert("reason".into(), reason.clone().into());
+        }
+        _ => {}
+    }
+    if !d.contexts.is_empty() {
+        hso.insert("additionalContext".into(), d.contexts.join("\n").into());
+    }
+    for (k, v) in &d.specific {
+        hso.insert(k.clone(), v.clone());
+    }
+    if !hso.is_empty() && crate::schema::has_variant(event) {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), event.into());
+        with_name.extend(hso);
+        keep_schema_fields(event, &mut with_name);
+        if with_name.len() > 1 || event == "PermissionRequest" && with_name.contains_key("decision")
+        {
+            out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+        }
+    }
+    if !system.is_empty() {
+        out.insert("systemMessage".into(), system.join("\n").into());
+    }
+    if !d.terminal_sequence.is_empty() {
+        out.insert(
+            "terminalSequence".into(),
+            d.terminal_sequence.clone().into(),
+        );
+    }
+    let blocks = d.blocked && exits_2_on_block(event, family);
+    if blocks {
+        stderr.insert(
+            0,
+            if reason.is_empty() {
+                "blocked by hook".to_owned()
+            } else {
+                reason
+            },
+        );
+    }
+    let stdout = serde_json::to_string(&Value::Object(out)).unwrap_or_else(|_| "{}".to_owned());
+    Rendered {
+        stdout,
+        stderr,
+        exit_code: if blocks { 2 } else { 0 },
+    }
+}
+
+/// Drops fields the event's variant does not have, so the output always
+/// validates (e.g. an `additionalContext` on an event without one).
+fn keep_schema_fields(event: &str, hso: &mut Map<String, Value>) {
+    let probe = |m: &Map<String, Value>| {
+        let mut o = Map::new();
+        o.insert("hookSpecificOutput".into(), Value::Object(m.clone()));
+        crate::schema::validate(&o).is_ok()
+    };
+    if probe(hso) {
+        return;
+    }
+    let keys: Vec<String> = hso
+        .keys()
+        .filter(|k| *k != "hookEventName")
+        .cloned()
+        .collect();
+    for key in keys {
+        let mut single = Map::new();
+        single.insert("hookEventName".into(), event.into());
+        if let Some(v) = hso.get(&key) {
+            single.insert(key.clone(), v.clone());
+        }
+        if !probe(&single) {
+            hso.shift_remove(&key);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::EVENTS;
+
+    /// A decision with every field set, as no real event would have.
+    fn everything(blocked: bool) -> Decision {
+        let mut d = Decision {
+            permission: Some(if blocked {
+                Permission::Deny
+            } else {
+                Permission::Allow
+            }),
+            blocked,
+            reasons: vec!["r1".into(), "r2".into()],
+            contexts: vec!["c1".into()],
+            system_messages: vec!["s1".into()],
+            prevent_continuation: true,
+            stop_reasons: vec!["stop".into()],
+            ..Decision::default()
+        };
+        d.updated_input = serde_json::json!({"command": "ls"}).as_object().cloned();
+        for (k, v) in [
+            ("updatedToolOutput", serde_json::json!({"x": 1})),
+            ("watchPaths", serde_json::json!(["/a"])),
+            ("sessionTitle", serde_json::json!("t")),
+            ("worktreePath", serde_json::json!("/w")),
+            ("retry", serde_json::json!(true)),
+        ] {
+            d.specific.insert(k.into(), v);
+        }
+        d
+    }
+
+    #[test]
+    fn output_is_schema_valid_for_every_event() {
+        for info in EVENTS {
+            for blocked in [false, true] {
+                let mut d = everything(blocked);
+                if info.family == Family::PermissionRequest {
+                    let mut r = Map::new();
+                    r.insert(
+                        "behavior".into(),
+                        if blocked { "deny" } else { "allow" }.into(),
+                    );
+                    d.request = Some(r);
+                }
+                let r = render(info.name, info.family, &d, &["notice".into()]);
+                if info.name == "PreCompact" && !blocked {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(&r.stdout).unwrap();
+                let obj = v.as_object().unwrap();
+                assert_eq!(
+                    crate::schema::validate(obj),
+                    Ok(()),
+                    "{}: {}",
+                    info.name,
+                    r.stdout
+                );
+                if let Some(h) = obj.get("hookSpecificOutput") {
+                    assert_eq!(h["hookEventName"], info.name);
+                }
+                assert_eq!(
+                    r.exit_code == 2,
+                    blocked && exits_2_on_block(info.name, info.family),
+                    "{}",
+                    info.name
+                );
+                if r.exit_code == 2 {
+                    assert!(!r.stderr.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_decision_prints_an_empty_object() {
+        let r = render("Stop", Family::Stop, &Decision::default(), &[]);
+        assert_eq!((r.stdout.as_str(), r.exit_code), ("{}", 0));
+    }
+}
