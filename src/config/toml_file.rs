@@ -9,9 +9,9 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{
-    Action, FailMode, Hook, Layer, Limits, LoadOptions, Origin, dedup_key, looks_like_millis,
-    timeout_from_secs,
+use super::layer::{Layer, RawLimits};
+use super::model::{
+    Action, FailMode, Hook, LoadOptions, Origin, dedup_key, looks_like_millis, timeout_from_secs,
 };
 use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
@@ -49,7 +49,7 @@ struct RawDefaults {
     /// to this config file).
     audit_log: Option<String>,
     /// "parallel" (default), "sequential" or "first-answer".
-    order: Option<super::Order>,
+    order: Option<super::model::Order>,
     /// How matchers are read: "claude" (exact names, else a regex) or
     /// "regex" (always an unanchored regex search).
     matcher_syntax: Option<crate::matcher::Syntax>,
@@ -60,33 +60,7 @@ struct RawDefaults {
 #[serde(deny_unknown_fields)]
 struct RawEvent {
     /// "parallel", "sequential" or "first-answer" for this event.
-    order: Option<super::Order>,
-}
-
-/// `[limits]`: resource caps. Later files override earlier ones key by key.
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawLimits {
-    /// Largest event accepted on stdin, in bytes (default 67108864).
-    max_event_bytes: Option<usize>,
-    /// Bytes of each hook's stdout and of its stderr kept (default 1048576).
-    max_output_bytes: Option<usize>,
-    /// Seconds a hook's pipes get to close after it exits before its group is killed (default 0.5).
-    leak_grace: Option<f64>,
-}
-
-impl RawLimits {
-    pub(super) fn apply(&self, limits: &mut Limits) {
-        if let Some(v) = self.max_event_bytes {
-            limits.max_event_bytes = v;
-        }
-        if let Some(v) = self.max_output_bytes {
-            limits.max_output_bytes = v;
-        }
-        if let Some(v) = self.leak_grace.filter(|v| v.is_finite() && *v >= 0.0) {
-            limits.leak_grace = std::time::Duration::from_secs_f64(v.min(60.0));
-        }
-    }
+    order: Option<super::model::Order>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -1,7 +1,8 @@
 //! What a failing hook means: under `fail_mode = "closed"` a block, under
 //! `"open"` a notice that names the hook and the kind of failure.
 
-use super::{Input, Merger};
+use super::merger::Merger;
+use super::model::Input;
 use crate::answer::{Failure, js_trim};
 use crate::config::FailMode;
 

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Merger;
+use super::merger::Merger;
 
 impl Merger<'_> {
     /// Event-specific fields other than decisions and contexts.

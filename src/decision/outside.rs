@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use super::{Input, Merger, Permission, nonempty};
+use super::merger::{Merger, nonempty};
+use super::model::{Input, Permission};
 use crate::answer::js_trim;
 
 impl Merger<'_> {

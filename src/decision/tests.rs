@@ -1,8 +1,10 @@
 //! Unit tests of the merge.
 
 use super::*;
+use crate::answer::Answer;
 use crate::answer::Failure;
 use crate::answer::Outcome;
+use crate::config::FailMode;
 use serde_json::json;
 
 fn answer(json: Value) -> Answer {

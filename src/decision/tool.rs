@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{Input, Merger, Permission, nonempty};
+use super::merger::{Merger, nonempty};
+use super::model::{Input, Permission};
 use crate::events::Family;
 
 impl Merger<'_> {

@@ -105,5 +105,5 @@ pub fn render(
     }
     let mut all: Vec<String> = notices.to_vec();
     all.extend(d.system_messages.iter().cloned());
-    super::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
+    super::shared::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
 }

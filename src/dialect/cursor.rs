@@ -35,7 +35,7 @@ pub const EVENTS: &[(&str, &str)] = &[
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
-    let (given, name) = super::mapped_name(&obj, EVENTS);
+    let (given, name) = super::shared::mapped_name(&obj, EVENTS);
     let take = |obj: &Map<String, Value>, k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
     match given.as_str() {
         "beforeShellExecution" | "afterShellExecution" => {
@@ -101,14 +101,14 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
             } else {
                 stderr.trim()
             };
-            return super::answer_from_json(event, label, run, &block(event, reason), 0);
+            return super::shared::answer_from_json(event, label, run, &block(event, reason), 0);
         }
         RunStatus::Exited(0) => {}
         _ => return crate::answer::classify(event, label, run),
     }
     let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(stdout.trim()) else {
         if stdout.trim().is_empty() {
-            return super::answer_from_json(event, label, run, &json!({}), 0);
+            return super::shared::answer_from_json(event, label, run, &json!({}), 0);
         }
         // Cursor: non-JSON stdout is a parse error (fail open).
         let mut synthetic = run.clone();
@@ -152,7 +152,7 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
             out["hookSpecificOutput"]["additionalContext"] = Value::String(ctx.to_owned());
         }
     }
-    super::answer_from_json(event, label, run, &out, 0)
+    super::shared::answer_from_json(event, label, run, &out, 0)
 }
 
 fn block(event: &str, reason: &str) -> Value {
@@ -220,5 +220,5 @@ pub fn render(
     };
     let mut all: Vec<String> = notices.to_vec();
     all.extend(d.system_messages.iter().cloned());
-    super::rendered(&out, code, Some(&reason), &all)
+    super::shared::rendered(&out, code, Some(&reason), &all)
 }

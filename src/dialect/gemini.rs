@@ -30,7 +30,7 @@ pub const EVENTS: &[(&str, &str)] = &[
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
-    let (_, name) = super::mapped_name(&obj, EVENTS);
+    let (_, name) = super::shared::mapped_name(&obj, EVENTS);
     obj.insert("hook_event_name".into(), Value::String(name.clone()));
     (Some(name), obj)
 }
@@ -75,7 +75,7 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
             }
         }
     };
-    super::answer_from_json(event, label, run, &answer, 0)
+    super::shared::answer_from_json(event, label, run, &answer, 0)
 }
 
 /// A JSON object, or a JSON string holding one (Gemini accepts both).
@@ -191,5 +191,5 @@ pub fn render(
     }
     let _ = gemini_name(&event.name);
     let code = if d.blocked { 2 } else { 0 };
-    super::rendered(&out, code, Some(&reason), notices)
+    super::shared::rendered(&out, code, Some(&reason), notices)
 }

@@ -15,6 +15,7 @@ pub mod cursor;
 pub mod gemini;
 pub mod id;
 pub mod pydantic;
+mod shared;
 
 pub use id::Dialect;
 
@@ -141,58 +142,5 @@ pub fn render(
         Dialect::Gemini => gemini::render(event, family, d, notices),
         Dialect::Cursor => cursor::render(event, family, d, notices),
         Dialect::Copilot => copilot::render(event, family, d, notices),
-    }
-}
-
-/// The caller's event name (`hook_event_name`), and hookrun's name for it
-/// through an agent's table of (theirs, hookrun's) names.
-pub(crate) fn mapped_name(obj: &Map<String, Value>, table: &[(&str, &str)]) -> (String, String) {
-    let given = obj
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let name = table
-        .iter()
-        .find(|(theirs, _)| *theirs == given)
-        .map_or_else(|| given.clone(), |(_, ours)| (*ours).to_owned());
-    (given, name)
-}
-
-/// An answer built from a Claude-shaped JSON object as if a hook had
-/// printed it with exit 0 (how other dialects' answers are translated).
-#[must_use]
-pub(crate) fn answer_from_json(
-    event: &str,
-    label: &str,
-    run: &HookRun,
-    json: &Value,
-    status: i32,
-) -> Answer {
-    let mut synthetic = run.clone();
-    synthetic.status = crate::exec::RunStatus::Exited(status);
-    synthetic.stdout = crate::exec::Captured {
-        bytes: json.to_string().into_bytes(),
-        dropped: 0,
-    };
-    crate::answer::classify(event, label, &synthetic)
-}
-
-/// A rendered JSON decision with `notices` on stderr.
-pub(crate) fn rendered(
-    obj: &Value,
-    exit_code: u8,
-    reason: Option<&str>,
-    notices: &[String],
-) -> Rendered {
-    let mut stderr: Vec<String> = Vec::new();
-    if exit_code == 2 {
-        stderr.push(reason.unwrap_or("blocked by hook").to_owned());
-    }
-    stderr.extend(notices.iter().map(|n| format!("hookrun: {n}")));
-    Rendered {
-        stdout: obj.to_string(),
-        stderr,
-        exit_code,
     }
 }

@@ -1,10 +1,10 @@
 //! One handler object of Claude Code settings: validated by Claude Code's
 //! rules into a hook, or a coded problem.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{Ctx, OTHER_TYPES, Problem};
-use crate::config::{
+use super::entry::{Ctx, OTHER_TYPES, Problem, opt_bool, opt_str, wrong_type};
+use crate::config::model::{
     Action, FailMode, Hook, Origin, dedup_key, looks_like_millis, timeout_from_secs,
 };
 use crate::diagnostic::Code;
@@ -181,28 +181,5 @@ impl Ctx<'_> {
             },
             dedup_key,
         })
-    }
-}
-
-pub(super) fn wrong_type(key: &str, value: &Value, expected: &str) -> Problem {
-    (
-        Code::WrongType,
-        format!("has a `{key}` that is {}, not {expected}", kind_of(value)),
-    )
-}
-
-pub(super) fn opt_str(h: &Map<String, Value>, key: &str) -> Result<Option<String>, Problem> {
-    match h.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(wrong_type(key, other, "a string")),
-    }
-}
-
-fn opt_bool(h: &Map<String, Value>, key: &str) -> Result<bool, Problem> {
-    match h.get(key) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(wrong_type(key, other, "a boolean")),
     }
 }

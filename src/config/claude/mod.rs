@@ -16,23 +16,19 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+mod entry;
 mod handler;
 
-use handler::wrong_type;
+use entry::{Ctx, Problem, wrong_type};
 
-use super::{Hook, Layer, LoadOptions};
+use super::layer::Layer;
+use super::model::LoadOptions;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::wording::kind_of;
 
 /// Events where one invalid entry invalidates the whole settings file.
 pub const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
-
-/// Handler types Claude Code knows; all but `command` are skipped by hookrun.
-const OTHER_TYPES: &[&str] = &["prompt", "agent", "http", "mcp_tool"];
-
-/// A problem with one entry: its code and what is wrong.
-type Problem = (Code, String);
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
     let root: Value = serde_json::from_str(text).map_err(|e| {
@@ -141,19 +137,6 @@ fn strip_position(e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     full.strip_suffix(&suffix).unwrap_or(&full).to_owned()
-}
-
-struct Ctx<'a> {
-    path: &'a Path,
-    text: &'a str,
-    options: LoadOptions,
-    plugin_root: Option<PathBuf>,
-    policy: bool,
-    hooks: Vec<Hook>,
-    notices: Vec<Diagnostic>,
-    warnings: Vec<Diagnostic>,
-    /// The first invalid entry under a guard event: the file is ignored.
-    guard_problem: Option<String>,
 }
 
 impl Ctx<'_> {

@@ -1,0 +1,49 @@
+//! One config file's contribution before layering, whatever its format.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use super::model::{Hook, Limits, Order};
+use crate::diagnostic::Diagnostic;
+
+/// One file's contribution before layering.
+#[derive(Debug, Default)]
+pub(super) struct Layer {
+    pub(super) hooks: Vec<Hook>,
+    pub(super) notices: Vec<Diagnostic>,
+    pub(super) warnings: Vec<Diagnostic>,
+    pub(super) limits: Option<RawLimits>,
+    /// `disableAllHooks`, when the file sets it.
+    pub(super) disable_all: Option<bool>,
+    pub(super) policy: bool,
+    pub(super) audit_log: Option<PathBuf>,
+    pub(super) order: Option<Order>,
+    pub(super) order_by_event: Vec<(String, Order)>,
+}
+
+/// `[limits]`: resource caps. Later files override earlier ones key by key.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLimits {
+    /// Largest event accepted on stdin, in bytes (default 67108864).
+    max_event_bytes: Option<usize>,
+    /// Bytes of each hook's stdout and of its stderr kept (default 1048576).
+    max_output_bytes: Option<usize>,
+    /// Seconds a hook's pipes get to close after it exits before its group is killed (default 0.5).
+    leak_grace: Option<f64>,
+}
+
+impl RawLimits {
+    pub(super) fn apply(&self, limits: &mut Limits) {
+        if let Some(v) = self.max_event_bytes {
+            limits.max_event_bytes = v;
+        }
+        if let Some(v) = self.max_output_bytes {
+            limits.max_output_bytes = v;
+        }
+        if let Some(v) = self.leak_grace.filter(|v| v.is_finite() && *v >= 0.0) {
+            limits.leak_grace = std::time::Duration::from_secs_f64(v.min(60.0));
+        }
+    }
+}

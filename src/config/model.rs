@@ -1,0 +1,264 @@
+//! The validated hook configuration: what every wire format loads into and
+//! what the rest of hookrun reads.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::diagnostic::Diagnostic;
+use crate::matcher::Matcher;
+
+/// What a failing hook (timeout, crash, bad answer) means for the decision.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    serde::Deserialize,
+    serde::Serialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum FailMode {
+    /// The failure is reported and gives no decision (Claude Code's default).
+    Open,
+    /// The failure blocks, with a reason naming the hook and what went wrong.
+    Closed,
+}
+
+/// What a hook runs.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// `/bin/sh -c command`, or, with `args`, `command` exec'd with `args`.
+    Command {
+        command: String,
+        args: Option<Vec<String>>,
+    },
+    /// A Claude Code handler type hookrun does not run (prompt, agent, http,
+    /// mcp_tool, or a PowerShell command): reported and skipped.
+    Unsupported { kind: String },
+    /// A built-in hook, run in-process.
+    Builtin(std::sync::Arc<crate::builtin::Builtin>),
+}
+
+/// Where a hook was configured, for reports and messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: PathBuf,
+    /// The entry's path inside the file, e.g. `hooks.PreToolUse[0].hooks[1]`.
+    pub key: String,
+    /// The entry's line and column, where known.
+    pub line_col: Option<(usize, usize)>,
+    /// Set for hooks of a plugin's `hooks/hooks.json`.
+    pub plugin_root: Option<PathBuf>,
+    /// Hooks from managed (policy) settings survive a non-policy `disableAllHooks`.
+    pub policy: bool,
+}
+
+/// One validated hook.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    pub name: Option<String>,
+    /// Canonical event names (`pre_tool_use` is stored as `PreToolUse`).
+    pub events: Vec<String>,
+    pub matcher: Option<Matcher>,
+    pub action: Action,
+    /// `None`: the event's default timeout.
+    pub timeout: Option<Duration>,
+    pub fail_mode: FailMode,
+    /// The fail mode came from Claude Code's `onFailure`, which Claude Code
+    /// ignores on Stop, SubagentStop, TaskCompleted and TeammateIdle.
+    pub fail_mode_from_on_failure: bool,
+    /// The fail mode was set (hook, `[defaults]`, `onFailure` or
+    /// `--fail-mode`), so it overrides a dialect's own failure rules.
+    pub fail_mode_explicit: bool,
+    /// The dialect this hook speaks; `None`: the caller's.
+    pub input: Option<crate::dialect::id::Dialect>,
+    pub is_async: bool,
+    pub env: Vec<(String, String)>,
+    pub if_rule: Option<String>,
+    pub origin: Origin,
+    /// Claude Code's dedup key (spec 4.2): identical keys run once.
+    pub dedup_key: String,
+}
+
+impl Hook {
+    /// The label Claude Code prints for a hook: the command as written (exec
+    /// form: command and args joined with spaces), or the handler type.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match &self.action {
+            Action::Command {
+                command,
+                args: None,
+            } => command.clone(),
+            Action::Command {
+                command,
+                args: Some(args),
+            } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+            Action::Unsupported { kind } => format!("{kind} hook"),
+            Action::Builtin(b) => b.name.to_owned(),
+        }
+    }
+
+    /// The name shown in reports and failure reasons: `name` when set, else
+    /// the label.
+    #[must_use]
+    pub fn display_name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.label())
+    }
+
+    /// Whether this hook is configured for an event (canonical name).
+    #[must_use]
+    pub fn listens_to(&self, event: &str) -> bool {
+        self.events.iter().any(|e| e == event)
+    }
+}
+
+/// Resource limits, settable in TOML `[limits]` and on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest event accepted on stdin.
+    pub max_event_bytes: usize,
+    /// Bytes of each hook's stdout and stderr kept; the rest is drained.
+    pub max_output_bytes: usize,
+    /// How long to wait for a hook's pipes to close after it exits, before
+    /// its process group is killed as a leak.
+    pub leak_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_event_bytes: 64 * 1024 * 1024,
+            max_output_bytes: 1024 * 1024,
+            leak_grace: Duration::from_millis(500),
+        }
+    }
+}
+
+/// The loaded, layered configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Every hook of every layer, in merge order.
+    pub hooks: Vec<Hook>,
+    /// Load-time problems that change what runs (dropped entries, ignored
+    /// files): shown to the user in `systemMessage` and on stderr.
+    pub notices: Vec<Diagnostic>,
+    /// Lints that change nothing (e.g. a timeout that looks like
+    /// milliseconds): stderr only.
+    pub warnings: Vec<Diagnostic>,
+    pub limits: Limits,
+    /// The files read, in order.
+    pub files: Vec<PathBuf>,
+    /// Whether any hook, or the default, fails closed (a broken event then
+    /// blocks instead of erroring).
+    pub any_closed: bool,
+    /// `[defaults] audit_log` of the last file that sets it.
+    pub audit_log: Option<PathBuf>,
+    /// `[defaults] order`, and `[events.NAME] order` per event.
+    pub order: Order,
+    pub order_by_event: Vec<(String, Order)>,
+}
+
+/// How the hooks of one event run.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// All at once; answers merged in config order (Claude Code).
+    #[default]
+    Parallel,
+    /// One after another in config order; a pre-tool deny stops the chain;
+    /// each hook sees the input (or output) as rewritten before it
+    /// (pydantic-deep).
+    Sequential,
+    /// One after another; the first hook that answers anything decides
+    /// (deputy).
+    FirstAnswer,
+}
+
+impl Config {
+    /// The order of an event's hooks.
+    #[must_use]
+    pub fn order_of(&self, event: &str) -> Order {
+        self.order_by_event
+            .iter()
+            .rev()
+            .find(|(e, _)| e == event)
+            .map_or(self.order, |(_, o)| *o)
+    }
+}
+
+/// Options that come from the command line rather than from a file.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadOptions {
+    /// `--fail-mode` was given.
+    pub explicit: bool,
+    /// The fail mode of hooks whose file cannot say it (Claude JSON), and the
+    /// default of TOML files without `[defaults] fail_mode`.
+    pub default_fail_mode: FailMode,
+}
+
+/// Validates a timeout in seconds: positive and finite, capped like Claude
+/// Code's `min(timeout * 1000, 2^31 - 1)` ms.
+pub(super) fn timeout_from_secs(secs: f64) -> Option<Duration> {
+    if !secs.is_finite() || secs <= 0.0 {
+        return None;
+    }
+    Some(Duration::from_secs_f64(secs.min(2_147_483.647)))
+}
+
+/// A seconds value this large was most likely meant as milliseconds.
+pub(super) fn looks_like_millis(secs: f64) -> bool {
+    secs >= 1000.0
+}
+
+/// The dedup key of spec 4.2 (plugin root, shell, command, args, `if`), plus
+/// the environment, which changes what a TOML hook does.
+pub(super) fn dedup_key(
+    action: &Action,
+    shell: Option<&str>,
+    if_rule: Option<&str>,
+    plugin_root: Option<&Path>,
+    env: &[(String, String)],
+    detail: &str,
+) -> String {
+    let root = plugin_root
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match action {
+        Action::Command { command, args } => {
+            let args = serde_json::to_string(args).unwrap_or_default();
+            let env = serde_json::to_string(env).unwrap_or_default();
+            format!(
+                "hook{root}\0command\0{}\0{command}\0{args}\0{}\0{env}",
+                shell.unwrap_or("bash"),
+                if_rule.unwrap_or("")
+            )
+        }
+        Action::Unsupported { kind } => {
+            format!("{kind}{root}\0{detail}\0{}", if_rule.unwrap_or(""))
+        }
+        Action::Builtin(b) => format!(
+            "builtin\0{}\0{}\0{:?}\0{}",
+            b.name,
+            b.options,
+            b.mode,
+            if_rule.unwrap_or("")
+        ),
+    }
+}

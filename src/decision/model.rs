@@ -1,0 +1,112 @@
+//! What the merge reads and produces: one hook's answer with what the merge
+//! needs to know about the hook (`Input`), and the merged `Decision`.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::answer::Answer;
+use crate::config::FailMode;
+
+/// A permission decision, in increasing precedence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Permission {
+    Allow,
+    Ask,
+    Defer,
+    Deny,
+}
+
+impl Permission {
+    pub(super) fn parse(s: &str) -> Option<Self> {
+        match s {
+            "allow" | "approve" => Some(Permission::Allow),
+            "ask" => Some(Permission::Ask),
+            "defer" => Some(Permission::Defer),
+            "deny" => Some(Permission::Deny),
+            _ => None,
+        }
+    }
+
+    /// The wire name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Permission::Allow => "allow",
+            Permission::Ask => "ask",
+            Permission::Defer => "defer",
+            Permission::Deny => "deny",
+        }
+    }
+}
+
+/// One hook's answer with what the merge needs to know about the hook.
+#[derive(Debug, Clone)]
+pub struct Input<'a> {
+    /// The hook's name, or its command.
+    pub name: String,
+    /// The command as Claude Code quotes it (`[<cmd>]`).
+    pub label: String,
+    pub fail_mode: FailMode,
+    pub answer: &'a Answer,
+}
+
+/// The merged result of one event.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Decision {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission: Option<Permission>,
+    /// Whether the result blocks (deny on PreToolUse and PermissionRequest,
+    /// block elsewhere). Events that cannot block never set it.
+    pub blocked: bool,
+    /// Reasons for the block or the winning permission, in config order.
+    pub reasons: Vec<String>,
+    /// PermissionRequest: the merged `decision` object.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<Map<String, Value>>,
+    pub contexts: Vec<String>,
+    pub system_messages: Vec<String>,
+    pub prevent_continuation: bool,
+    pub stop_reasons: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Map<String, Value>>,
+    /// Other `hookSpecificOutput` fields, merged (tool output rewrites,
+    /// session title, watch paths, ...).
+    pub specific: Map<String, Value>,
+    /// PreCompact: text appended to the compaction instructions.
+    pub compaction_text: Vec<String>,
+    /// Lines for hookrun's stderr only (SessionEnd failures, conflicts).
+    pub diagnostics: Vec<String>,
+    /// `terminalSequence`s, in config order; Claude Code filters them.
+    pub terminal_sequence: String,
+}
+
+impl Decision {
+    /// One line saying what the decision is, for `explain` and `test`.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        match (self.permission, self.blocked, &self.request) {
+            (Some(p), _, None) => parts.push(format!("permission {}", p.as_str())),
+            (_, _, Some(r)) => parts.push(format!(
+                "decision {}",
+                r.get("behavior").and_then(Value::as_str).unwrap_or("?")
+            )),
+            (None, true, None) => parts.push("block".to_owned()),
+            (None, false, None) => parts.push("no decision".to_owned()),
+        }
+        if !self.reasons.is_empty() {
+            parts.push(format!("reason {:?}", self.reasons.join("\n")));
+        }
+        if self.updated_input.is_some() {
+            parts.push("rewrites the tool input".to_owned());
+        }
+        if !self.contexts.is_empty() {
+            parts.push(format!("{} context(s)", self.contexts.len()));
+        }
+        if self.prevent_continuation {
+            parts.push("continue: false".to_owned());
+        }
+        parts.join(", ")
+    }
+}
