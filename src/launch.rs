@@ -16,9 +16,8 @@ pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
     if let Some(t) = hook.timeout {
         return t;
     }
-    if event.dialect == crate::dialect::id::Dialect::PydanticDeep {
-        // pydantic-deep's own default (dialect rule 7).
-        return Duration::from_secs(30);
+    if let Some(t) = crate::dialect::protocol(event.dialect).default_timeout(&event.name) {
+        return t;
     }
     if event.name == "SessionEnd"
         && let Some(ms) = std::env::var("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
@@ -73,10 +72,7 @@ pub fn spec_for(
         ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
         (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
     ];
-    if hook.input.unwrap_or(event.dialect) == crate::dialect::id::Dialect::Gemini {
-        // Gemini's hooks know the project directory by its own name.
-        env.push(("GEMINI_PROJECT_DIR".to_owned(), project_dir.to_owned()));
-    }
+    env.extend(crate::dialect::protocol(hook.input.unwrap_or(event.dialect)).hook_env(project_dir));
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {
         input: Arc::clone(&event.bytes),

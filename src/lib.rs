@@ -23,7 +23,7 @@ pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod convert;
-pub mod convert_agents;
+
 pub mod decision;
 pub mod diagnostic;
 pub mod dialect;

@@ -19,15 +19,15 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
     let foreign = if is_json {
         serde_json::from_str::<serde_json::Value>(&text)
             .ok()
-            .and_then(|v| crate::convert_agents::agent_of(&v).map(|a| (v, a)))
+            .and_then(|v| crate::dialect::convert::agent_of(&v).map(|a| (v, a)))
     } else {
         None
     };
     let result = match (is_json, foreign, args.to) {
-        (true, Some((root, agent)), _) => crate::convert_agents::to_toml(&root, agent),
+        (true, Some((root, agent)), _) => crate::dialect::convert::to_toml(&root, agent),
         (true, None, _) => crate::convert::claude_to_toml(&text),
         (false, _, Some(crate::cli::ConvertTarget::Gemini)) => {
-            crate::convert_agents::toml_to_gemini(&args.path)
+            crate::dialect::convert::toml_to_gemini(&args.path)
         }
         (false, _, _) => crate::convert::toml_to_claude(&args.path),
     };

@@ -9,8 +9,12 @@
 
 use serde_json::{Map, Value};
 
+use super::protocol::Reading;
+use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
+use crate::event::Event;
 use crate::events::Family;
+use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
 /// Events whose blocking result Claude Code reads as a block, so hookrun
@@ -167,6 +171,23 @@ fn keep_schema_fields(event: &str, hso: &mut Map<String, Value>) {
         if !probe(&single) {
             hso.shift_remove(&key);
         }
+    }
+}
+
+/// Claude Code: the model hookrun's events and answers are in.
+pub struct Claude;
+
+impl super::protocol::Protocol for Claude {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::Claude
+    }
+
+    fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
+        crate::answer::classify(event, label, run)
+    }
+
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render(&event.name, family, d, notices)
     }
 }
 

@@ -7,8 +7,12 @@
 
 use serde_json::Value;
 
+use super::protocol::Reading;
+use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
+use crate::event::Event;
 use crate::events::Family;
+use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
 /// Codex's reading of one hook: as Claude Code's, except that an exit 2
@@ -67,4 +71,21 @@ pub fn render(
         r.stdout = Value::Object(o).to_string();
     }
     r
+}
+
+/// Codex CLI: recognised only with `--dialect codex` (its events are Claude Code's).
+pub struct Codex;
+
+impl super::protocol::Protocol for Codex {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::Codex
+    }
+
+    fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
+        classify(event, label, run)
+    }
+
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render(event, family, d, notices)
+    }
 }

@@ -4,8 +4,12 @@
 
 use serde_json::{Map, Value, json};
 
+use super::protocol::Reading;
+use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
+use crate::event::Event;
 use crate::events::Family;
+use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
 const EVENTS: &[(&str, &str)] = &[
@@ -106,4 +110,29 @@ pub fn render(
     let mut all: Vec<String> = notices.to_vec();
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
+}
+
+/// GitHub Copilot CLI.
+pub struct Copilot;
+
+impl super::protocol::Protocol for Copilot {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::Copilot
+    }
+
+    fn detects(&self, obj: &Map<String, Value>) -> bool {
+        detect(obj)
+    }
+
+    fn normalize(&self, obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+        normalize(obj)
+    }
+
+    fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
+        crate::answer::classify(event, label, run)
+    }
+
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render(event, family, d, notices)
+    }
 }

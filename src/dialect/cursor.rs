@@ -7,8 +7,10 @@
 
 use serde_json::{Map, Value, json};
 
+use super::protocol::Reading;
 use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
+use crate::event::Event;
 use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
 use crate::rendered::Rendered;
@@ -221,4 +223,33 @@ pub fn render(
     let mut all: Vec<String> = notices.to_vec();
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, code, Some(&reason), &all)
+}
+
+/// Cursor: recognised by its own event names.
+pub struct Cursor;
+
+impl super::protocol::Protocol for Cursor {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::Cursor
+    }
+
+    fn detects(&self, obj: &Map<String, Value>) -> bool {
+        let name = obj
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        EVENTS.iter().any(|(c, _)| *c == name)
+    }
+
+    fn normalize(&self, obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+        normalize(obj)
+    }
+
+    fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
+        classify(event, label, run)
+    }
+
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render(event, family, d, notices)
+    }
 }

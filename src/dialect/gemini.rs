@@ -10,8 +10,10 @@
 
 use serde_json::{Map, Value, json};
 
+use super::protocol::Reading;
 use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
+use crate::event::Event;
 use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
 use crate::rendered::Rendered;
@@ -192,4 +194,38 @@ pub fn render(
     let _ = gemini_name(&event.name);
     let code = if d.blocked { 2 } else { 0 };
     super::shared::rendered(&out, code, Some(&reason), notices)
+}
+
+/// Gemini CLI: recognised by its own event names (those Claude Code does not share).
+pub struct Gemini;
+
+impl super::protocol::Protocol for Gemini {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::Gemini
+    }
+
+    fn detects(&self, obj: &Map<String, Value>) -> bool {
+        let name = obj
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        EVENTS.iter().any(|(g, _)| *g == name) && crate::events::info(name).is_none()
+    }
+
+    fn normalize(&self, obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+        normalize(obj)
+    }
+
+    fn hook_env(&self, project_dir: &str) -> Vec<(String, String)> {
+        // Gemini's hooks know the project directory by its own name.
+        vec![("GEMINI_PROJECT_DIR".to_owned(), project_dir.to_owned())]
+    }
+
+    fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
+        classify(event, label, run)
+    }
+
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render(event, family, d, notices)
+    }
 }

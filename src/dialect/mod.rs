@@ -10,67 +10,51 @@
 
 pub mod claude;
 pub mod codex;
+pub mod convert;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod id;
+pub mod protocol;
 pub mod pydantic;
 mod shared;
+
+pub use protocol::{Protocol, Reading};
 
 pub use id::Dialect;
 
 use serde_json::{Map, Value};
 
-use crate::answer::Answer;
-use crate::decision::Decision;
 use crate::error::Error;
 use crate::event::Event;
-use crate::events::Family;
-use crate::exec::HookRun;
-use crate::rendered::Rendered;
+
+/// Every dialect, in the order events are recognised.
+static REGISTRY: &[&dyn Protocol] = &[
+    &pydantic::PydanticDeep,
+    &gemini::Gemini,
+    &copilot::Copilot,
+    &cursor::Cursor,
+    &codex::Codex,
+    &claude::Claude,
+];
+
+/// The implementation of a dialect.
+#[must_use]
+pub fn protocol(dialect: Dialect) -> &'static dyn Protocol {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|p| p.id() == dialect)
+        .unwrap_or(&claude::Claude)
+}
 
 /// Who sent this event (`--dialect` overrides it).
 #[must_use]
 pub fn detect(obj: &Map<String, Value>) -> Dialect {
-    if pydantic::detect(obj) {
-        return Dialect::PydanticDeep;
-    }
-    let name = obj
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    if gemini::EVENTS.iter().any(|(g, _)| *g == name) && crate::events::info(name).is_none() {
-        return Dialect::Gemini;
-    }
-    if copilot::detect(obj) {
-        return Dialect::Copilot;
-    }
-    if cursor::EVENTS.iter().any(|(c, _)| *c == name) {
-        return Dialect::Cursor;
-    }
-    Dialect::Claude
-}
-
-/// Maps a caller's event into hookrun's model: the canonical event name and
-/// Claude-shaped fields (with `hook_event_name` set).
-#[must_use]
-pub fn normalize(
-    dialect: Dialect,
-    obj: Map<String, Value>,
-) -> (Option<String>, Map<String, Value>) {
-    match dialect {
-        Dialect::Claude | Dialect::Codex => {
-            let name = obj
-                .get("hook_event_name")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            (name, obj)
-        }
-        Dialect::PydanticDeep => pydantic::normalize(obj),
-        Dialect::Gemini => gemini::normalize(obj),
-        Dialect::Cursor => cursor::normalize(obj),
-        Dialect::Copilot => copilot::normalize(obj),
-    }
+    REGISTRY
+        .iter()
+        .find(|p| p.detects(obj))
+        .map_or(Dialect::Claude, |p| p.id())
 }
 
 /// Parses the raw stdin bytes into an event, recognising the caller's
@@ -103,7 +87,7 @@ pub fn read_event_as<'a>(
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
-    let (mapped, fields) = normalize(dialect, fields);
+    let (mapped, fields) = protocol(dialect).normalize(fields);
     let recognised = crate::event::Recognised {
         dialect,
         caller_event,
@@ -111,36 +95,4 @@ pub fn read_event_as<'a>(
         fields,
     };
     crate::event::build(raw, forced_name, recognised)
-}
-
-/// Reads one finished hook run by the rules of `dialect`, as an answer in
-/// hookrun's (Claude-shaped) terms.
-#[must_use]
-pub fn classify(dialect: Dialect, event: &str, label: &str, run: &HookRun) -> Answer {
-    match dialect {
-        Dialect::Codex => codex::classify(event, label, run),
-        Dialect::Claude | Dialect::Copilot => crate::answer::classify(event, label, run),
-        Dialect::PydanticDeep => pydantic::classify(event, run),
-        Dialect::Gemini => gemini::classify(event, label, run),
-        Dialect::Cursor => cursor::classify(event, label, run),
-    }
-}
-
-/// Renders the merged decision for the caller.
-#[must_use]
-pub fn render(
-    dialect: Dialect,
-    event: &crate::event::Event,
-    family: Family,
-    d: &Decision,
-    notices: &[String],
-) -> Rendered {
-    match dialect {
-        Dialect::Claude => crate::dialect::claude::render(&event.name, family, d, notices),
-        Dialect::Codex => codex::render(event, family, d, notices),
-        Dialect::PydanticDeep => pydantic::render(event, d, notices),
-        Dialect::Gemini => gemini::render(event, family, d, notices),
-        Dialect::Cursor => cursor::render(event, family, d, notices),
-        Dialect::Copilot => copilot::render(event, family, d, notices),
-    }
 }

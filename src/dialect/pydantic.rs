@@ -10,8 +10,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::protocol::Reading;
 use crate::answer::{Answer, Failure, Outcome};
 use crate::decision::Decision;
+use crate::event::Event;
+use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
 use crate::rendered::Rendered;
 
@@ -318,12 +321,6 @@ pub fn classify_with(
     a
 }
 
-/// As [`classify_with`] with the dialect's defaults (no explicit fail mode).
-#[must_use]
-pub fn classify(event: &str, run: &HookRun) -> Answer {
-    classify_with(event, run, run.duration.as_secs_f64(), false)
-}
-
 /// Rule 9: a deny is exit 2 with the reason alone on stdout and nothing on
 /// stderr; otherwise exit 0 and `modified_args` / `modified_result` when a
 /// hook replaced them (neither key when nothing was replaced).
@@ -353,6 +350,49 @@ pub fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> 
         stdout: Value::Object(out).to_string(),
         stderr,
         exit_code: 0,
+    }
+}
+
+/// pydantic-deep.
+pub struct PydanticDeep;
+
+impl super::protocol::Protocol for PydanticDeep {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::PydanticDeep
+    }
+
+    fn detects(&self, obj: &Map<String, Value>) -> bool {
+        detect(obj)
+    }
+
+    fn normalize(&self, obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+        normalize(obj)
+    }
+
+    fn default_timeout(&self, _event: &str) -> Option<std::time::Duration> {
+        // pydantic-deep's own default (dialect rule 7).
+        Some(std::time::Duration::from_secs(30))
+    }
+
+    fn payload(&self, event: &Event) -> Option<Vec<u8>> {
+        // Rule 6: hooks get `json.dumps` of the (possibly rewritten) state.
+        let empty = Value::Object(Map::new());
+        let f = &event.fields;
+        Some(payload(
+            &event.name,
+            event.str_field("tool_name"),
+            f.get("tool_input").unwrap_or(&empty),
+            f.get("tool_response"),
+            f.get("error"),
+        ))
+    }
+
+    fn classify(&self, event: &str, _label: &str, run: &HookRun, reading: &Reading) -> Answer {
+        classify_with(event, run, reading.timeout_secs, reading.fail_mode_explicit)
+    }
+
+    fn render(&self, event: &Event, _family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render(event, d, notices)
     }
 }
 

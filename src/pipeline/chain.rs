@@ -158,17 +158,9 @@ fn rewritten(event: &Event, chain: &Chain) -> Event {
     let mut bytes = serde_json::to_vec(&e.fields).unwrap_or_default();
     bytes.push(b'\n');
     e.bytes = bytes.into();
-    if e.dialect == crate::dialect::Dialect::PydanticDeep {
-        // Rule 6: after a rewrite, children get json.dumps of the new state.
-        let empty = serde_json::Value::Object(serde_json::Map::new());
-        e.raw = crate::dialect::pydantic::payload(
-            &e.name,
-            e.str_field("tool_name"),
-            e.fields.get("tool_input").unwrap_or(&empty),
-            e.fields.get("tool_response"),
-            e.fields.get("error"),
-        )
-        .into();
+    if let Some(payload) = crate::dialect::protocol(e.dialect).payload(&e) {
+        // The caller's own shape of the new state (pydantic-deep's rule 6).
+        e.raw = payload.into();
     } else if !e.dialect.is_claude_like() {
         e.raw = Arc::clone(&e.bytes);
     }

@@ -198,7 +198,8 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
             ));
         }
     }
-    eval.rendered = crate::dialect::render(event.dialect, event, family, &eval.decision, &notices);
+    eval.rendered =
+        crate::dialect::protocol(event.dialect).render(event, family, &eval.decision, &notices);
     eval.notices = notices;
     Ok(eval)
 }
@@ -216,39 +217,30 @@ fn spec_of(hook: &Hook, event: &Event, ctx: &Context, input: Arc<Vec<u8>>) -> Op
 }
 
 /// What a hook reads on stdin: the caller's bytes when it speaks the
-/// caller's dialect, else the event in its own dialect.
+/// caller's dialect, else the event as its own dialect wants it.
 fn stdin_for(hook: &Hook, event: &Event) -> Arc<Vec<u8>> {
     let wanted = hook.input.unwrap_or(event.dialect);
     if wanted == event.dialect && !event.dialect.is_claude_like() {
         return Arc::clone(&event.raw);
     }
-    if wanted == crate::dialect::Dialect::PydanticDeep {
-        let f = &event.fields;
-        let empty = serde_json::Value::Object(serde_json::Map::new());
-        return crate::dialect::pydantic::payload(
-            &event.name,
-            event.str_field("tool_name"),
-            f.get("tool_input").unwrap_or(&empty),
-            f.get("tool_response"),
-            f.get("error"),
-        )
-        .into();
-    }
-    Arc::clone(&event.bytes)
+    crate::dialect::protocol(wanted)
+        .payload(event)
+        .map_or_else(|| Arc::clone(&event.bytes), Arc::new)
 }
 
 /// Reads a run by the rules of the dialect the hook speaks.
 fn read_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Context) -> Answer {
     let timeout = timeout_of(hook, event).min(ctx.timeout_cap.unwrap_or(Duration::MAX));
-    let mut a = match hook.input.unwrap_or(event.dialect) {
-        crate::dialect::Dialect::PydanticDeep => crate::dialect::pydantic::classify_with(
-            &event.name,
-            run,
-            timeout.as_secs_f64(),
-            hook.fail_mode_explicit,
-        ),
-        d => crate::dialect::classify(d, &event.name, &hook.label(), run),
+    let reading = crate::dialect::Reading {
+        timeout_secs: timeout.as_secs_f64(),
+        fail_mode_explicit: hook.fail_mode_explicit,
     };
+    let mut a = crate::dialect::protocol(hook.input.unwrap_or(event.dialect)).classify(
+        &event.name,
+        &hook.label(),
+        run,
+        &reading,
+    );
     if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
         *seconds = timeout.as_secs_f64();
     }

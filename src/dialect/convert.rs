@@ -12,20 +12,20 @@ use crate::convert::Converted;
 
 /// Which agent a JSON hooks file belongs to, from its event names.
 #[must_use]
-pub fn agent_of(root: &Value) -> Option<crate::dialect::Dialect> {
+pub fn agent_of(root: &Value) -> Option<crate::dialect::id::Dialect> {
     let hooks = root.get("hooks")?.as_object()?;
     if hooks.keys().any(|k| {
         crate::dialect::gemini::EVENTS.iter().any(|(g, _)| g == k)
             && crate::events::info(k).is_none()
     }) {
-        return Some(crate::dialect::Dialect::Gemini);
+        return Some(crate::dialect::id::Dialect::Gemini);
     }
     if root.get("version").is_some()
         || hooks
             .keys()
             .any(|k| crate::dialect::cursor::EVENTS.iter().any(|(c, _)| c == k))
     {
-        return Some(crate::dialect::Dialect::Cursor);
+        return Some(crate::dialect::id::Dialect::Cursor);
     }
     None
 }
@@ -46,7 +46,7 @@ fn secs(v: f64) -> String {
 ///
 /// # Errors
 /// The file is not such a config.
-pub fn to_toml(root: &Value, agent: crate::dialect::Dialect) -> Result<Converted, String> {
+pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Converted, String> {
     let hooks = root
         .get("hooks")
         .and_then(Value::as_object)
@@ -56,7 +56,7 @@ pub fn to_toml(root: &Value, agent: crate::dialect::Dialect) -> Result<Converted
         agent.as_str()
     );
     let mut warnings = Vec::new();
-    let gemini = agent == crate::dialect::Dialect::Gemini;
+    let gemini = agent == crate::dialect::id::Dialect::Gemini;
     if gemini {
         // Gemini matches tool names with an unanchored regex.
         out.push_str("\n[defaults]\nmatcher_syntax = \"regex\"\n");

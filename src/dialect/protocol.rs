@@ -1,0 +1,72 @@
+//! The one interface every dialect implements.
+
+use serde_json::{Map, Value};
+
+use super::id::Dialect;
+use crate::answer::Answer;
+use crate::decision::Decision;
+use crate::event::Event;
+use crate::events::Family;
+use crate::exec::HookRun;
+use crate::rendered::Rendered;
+
+/// How one agent speaks the hook protocol: recognising its events, mapping
+/// them into hookrun's model, what its hooks expect (stdin, environment,
+/// default timeout), reading a hook's run by its rules and rendering the
+/// merged decision in its shape. One implementation per file, listed once in
+/// `REGISTRY`; nothing outside `dialect/` needs to know which agent called.
+pub trait Protocol: Sync {
+    /// The dialect this implements.
+    fn id(&self) -> Dialect;
+
+    /// Whether an event was sent by this agent. Tried in `REGISTRY` order;
+    /// Claude Code, whose event model hookrun uses, is the fallback.
+    fn detects(&self, _obj: &Map<String, Value>) -> bool {
+        false
+    }
+
+    /// Maps the caller's event into the model: hookrun's name for it and
+    /// Claude-shaped fields (with `hook_event_name` set).
+    fn normalize(&self, obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+        let name = obj
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        (name, obj)
+    }
+
+    /// The timeout of a hook that sets none, where this agent's own default
+    /// differs from Claude Code's.
+    fn default_timeout(&self, _event: &str) -> Option<std::time::Duration> {
+        None
+    }
+
+    /// Environment variables that hooks speaking this dialect expect, beyond
+    /// the ones every hook gets.
+    fn hook_env(&self, _project_dir: &str) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// What a hook speaking this dialect reads on stdin when it is not the
+    /// caller's own bytes; `None`: the event in hookrun's model.
+    fn payload(&self, _event: &Event) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Reads one finished hook run by this agent's rules, as an answer in
+    /// hookrun's terms.
+    fn classify(&self, event: &str, label: &str, run: &HookRun, reading: &Reading) -> Answer;
+
+    /// Renders the merged decision in this agent's shape.
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered;
+}
+
+/// What reading a hook's run may depend on besides the run itself.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading {
+    /// The hook's timeout, in seconds.
+    pub timeout_secs: f64,
+    /// Whether the hook's `fail_mode` was set explicitly (else the agent's
+    /// own failure rules apply).
+    pub fail_mode_explicit: bool,
+}
