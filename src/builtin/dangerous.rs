@@ -5,7 +5,10 @@
 
 use serde::Deserialize;
 
+use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
+use super::tools::SHELL_TOOLS;
+use crate::event::Event;
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
 const SHELLS: &[&str] = &[
@@ -514,4 +517,47 @@ fn fork_bomb(line: &str) -> Option<String> {
         from = i + 3;
     }
     None
+}
+
+/// The registry entry of `dangerous-commands`.
+pub const ENTRY: Entry = Entry {
+    name: "dangerous-commands",
+    summary: "denies shell commands that destroy a system",
+    build: |o| {
+        Ok(Box::new(DangerousCommands::new(options(
+            "dangerous-commands",
+            o,
+        )?)?))
+    },
+};
+
+impl Guard for DangerousCommands {
+    fn evaluate(&self, event: &Event, _project: &std::path::Path) -> Verdict {
+        let tool = event.str_field("tool_name").to_ascii_lowercase();
+        let guard_event = matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest");
+        let empty = serde_json::Map::new();
+        let input = event.tool_input().unwrap_or(&empty);
+        let top = event.fields.get("command");
+        if !guard_event && top.is_none() {
+            return Verdict::Pass;
+        }
+        if top.is_none() && !SHELL_TOOLS.contains(&tool.as_str()) {
+            return Verdict::Pass;
+        }
+        let command = input.get("command").or_else(|| input.get("cmd")).or(top);
+        let why = match command {
+            Some(serde_json::Value::String(line)) => self.check(line),
+            Some(serde_json::Value::Array(argv)) => {
+                let argv: Vec<String> = argv
+                    .iter()
+                    .filter_map(|a| a.as_str().map(str::to_owned))
+                    .collect();
+                self.check_argv(&argv)
+            }
+            _ => None,
+        };
+        why.map_or(Verdict::Pass, |w| {
+            Verdict::Deny(format!("dangerous command: {w}"))
+        })
+    }
 }

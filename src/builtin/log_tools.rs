@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::guard::{Entry, Guard, Verdict, options};
 use crate::event::Event;
 
 /// Options of `log-tools`.
@@ -75,5 +76,19 @@ pub fn write(o: &Options, line: &str) -> Result<(), String> {
             .open(path)
             .and_then(|mut f| f.write_all(text.as_bytes()))
             .map_err(|e| format!("cannot append to `{}`: {e}", path.display())),
+    }
+}
+
+/// The registry entry of `log-tools`.
+pub const ENTRY: Entry = Entry {
+    name: "log-tools",
+    summary: "one line per tool call, to stderr or a file",
+    build: |o| Ok(Box::new(options::<Options>("log-tools", o)?)),
+};
+
+impl Guard for Options {
+    fn evaluate(&self, event: &Event, _project: &std::path::Path) -> Verdict {
+        let preview = self.preview.unwrap_or(100);
+        write(self, &line(event, preview)).map_or_else(Verdict::Failed, |()| Verdict::Pass)
     }
 }

@@ -11,12 +11,18 @@
 //!
 //! `mode = "warn"` turns any of them into shadow mode: it reports what it
 //! would have done, and allows.
+//!
+//! Each guard is one file implementing `Guard` with a registry `ENTRY`
+//! (name, summary, constructor from its options); `REGISTRY` lists them. A
+//! new guard is one new file and one line in `REGISTRY`.
 
 pub mod dangerous;
+pub mod guard;
 pub mod log_tools;
 pub mod paths;
 pub mod redact;
 pub mod shell;
+mod tools;
 
 use std::path::Path;
 
@@ -24,70 +30,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::event::Event;
+pub use guard::{Entry, Guard, Verdict};
 
-/// The built-in hooks, by name.
-pub const NAMES: &[&str] = &[
-    "dangerous-commands",
-    "protect-paths",
-    "redact-secrets",
-    "log-tools",
+/// Every built-in guard, in the order they are listed.
+pub static REGISTRY: &[Entry] = &[
+    dangerous::ENTRY,
+    paths::ENTRY,
+    redact::ENTRY,
+    log_tools::ENTRY,
 ];
 
-/// Shell tools of every agent (lowercased): Claude Code `Bash`,
-/// pydantic-deep `execute`, deputy `run_bash`/`bash`, Gemini
-/// `run_shell_command`, Codex `shell`/`exec_command`, Cursor terminals.
-const SHELL_TOOLS: &[&str] = &[
-    "bash",
-    "execute",
-    "run_bash",
-    "tool_run_bash",
-    "run_shell_command",
-    "shell",
-    "exec_command",
-    "local_shell",
-    "container.exec",
-    "run_terminal_cmd",
-    "terminal",
-];
-/// File tools that read.
-const READ_TOOLS: &[&str] = &[
-    "read",
-    "read_file",
-    "notebookread",
-    "read_many_files",
-    "view",
-    "glob",
-    "grep",
-    "ls",
-    "list_directory",
-];
-/// File tools that write.
-const WRITE_TOOLS: &[&str] = &[
-    "write",
-    "edit",
-    "multiedit",
-    "notebookedit",
-    "write_file",
-    "edit_file",
-    "hashline_edit",
-    "multi_edit",
-    "replace",
-    "create_file",
-    "str_replace_editor",
-    "str_replace_based_edit_tool",
-    "apply_patch",
-    "delete_file",
-];
-/// Keys that hold a path in file tools' inputs.
-const PATH_KEYS: &[&str] = &[
-    "file_path",
-    "path",
-    "notebook_path",
-    "absolute_path",
-    "filePath",
-    "target_file",
-    "dir_path",
-];
+/// The names of the built-ins.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().map(|e| e.name)
+}
 
 /// Enforce (the default) or only report.
 #[derive(
@@ -109,14 +65,6 @@ pub enum Mode {
     Warn,
 }
 
-#[derive(Debug)]
-enum Kind {
-    DangerousCommands(dangerous::DangerousCommands),
-    ProtectPaths(paths::ProtectPaths),
-    RedactSecrets(redact::Redactor),
-    LogTools(log_tools::Options),
-}
-
 /// A configured built-in hook.
 #[derive(Debug)]
 pub struct Builtin {
@@ -124,25 +72,7 @@ pub struct Builtin {
     pub mode: Mode,
     /// The options as given, for reports and dedup.
     pub options: Value,
-    kind: Kind,
-}
-
-/// What a built-in concluded for one event.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    /// Nothing to say.
-    Pass,
-    /// Deny (or block) with this reason.
-    Deny(String),
-    /// Replace the tool output (`field` is `updatedToolOutput` or
-    /// `updatedMCPToolOutput`), `count` secrets redacted.
-    Rewrite {
-        field: &'static str,
-        value: Value,
-        count: usize,
-    },
-    /// The built-in could not do its job (e.g. its log file is unwritable).
-    Failed(String),
+    guard: Box<dyn Guard>,
 }
 
 impl Builtin {
@@ -151,13 +81,13 @@ impl Builtin {
     /// # Errors
     /// An unknown name (with the nearest one), unknown or invalid options.
     pub fn new(name: &str, options: Value, mode: Mode) -> Result<Self, String> {
-        let Some(&known) = NAMES.iter().find(|n| **n == name) else {
-            let hint = crate::suggest::nearest(name, NAMES.iter().copied())
+        let Some(entry) = REGISTRY.iter().find(|e| e.name == name) else {
+            let hint = crate::suggest::nearest(name, names())
                 .map(|n| format!("; did you mean `{n}`?"))
                 .unwrap_or_default();
             return Err(format!(
                 "unknown built-in `{name}` (known: {}){hint}",
-                NAMES.join(", ")
+                names().collect::<Vec<_>>().join(", ")
             ));
         };
         let opts = if options.is_null() {
@@ -165,24 +95,11 @@ impl Builtin {
         } else {
             options.clone()
         };
-        let bad = |e: serde_json::Error| format!("invalid options for `{known}`: {e}");
-        let kind = match known {
-            "dangerous-commands" => Kind::DangerousCommands(dangerous::DangerousCommands::new(
-                serde_json::from_value(opts).map_err(bad)?,
-            )?),
-            "protect-paths" => Kind::ProtectPaths(paths::ProtectPaths::new(
-                serde_json::from_value(opts).map_err(bad)?,
-            )),
-            "redact-secrets" => Kind::RedactSecrets(redact::Redactor::new(
-                serde_json::from_value(opts).map_err(bad)?,
-            )?),
-            _ => Kind::LogTools(serde_json::from_value(opts).map_err(bad)?),
-        };
         Ok(Builtin {
-            name: known,
+            name: entry.name,
             mode,
             options,
-            kind,
+            guard: (entry.build)(opts)?,
         })
     }
 
@@ -190,121 +107,8 @@ impl Builtin {
     /// directory (traversal and relative roots).
     #[must_use]
     pub fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
-        let tool = event.str_field("tool_name").to_ascii_lowercase();
-        let guard_event = matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest");
-        let empty = Map::new();
-        let input = event.tool_input().unwrap_or(&empty);
-        match &self.kind {
-            Kind::DangerousCommands(rules) => {
-                let top = event.fields.get("command");
-                if !guard_event && top.is_none() {
-                    return Verdict::Pass;
-                }
-                if top.is_none() && !SHELL_TOOLS.contains(&tool.as_str()) {
-                    return Verdict::Pass;
-                }
-                let command = input.get("command").or_else(|| input.get("cmd")).or(top);
-                let why = match command {
-                    Some(Value::String(line)) => rules.check(line),
-                    Some(Value::Array(argv)) => {
-                        let argv: Vec<String> = argv
-                            .iter()
-                            .filter_map(|a| a.as_str().map(str::to_owned))
-                            .collect();
-                        rules.check_argv(&argv)
-                    }
-                    _ => None,
-                };
-                why.map_or(Verdict::Pass, |w| {
-                    Verdict::Deny(format!("dangerous command: {w}"))
-                })
-            }
-            Kind::ProtectPaths(rules) => {
-                if !guard_event {
-                    return Verdict::Pass;
-                }
-                let access = if READ_TOOLS.contains(&tool.as_str()) {
-                    paths::Access::Read
-                } else if WRITE_TOOLS.contains(&tool.as_str()) {
-                    paths::Access::Write
-                } else {
-                    return Verdict::Pass;
-                };
-                let cwd = Path::new(event.str_field("cwd"));
-                let cwd = if cwd.is_absolute() {
-                    cwd.to_path_buf()
-                } else {
-                    project.join(cwd)
-                };
-                for p in paths_of(&tool, input) {
-                    if let Some(why) = rules.check(&p, access, &cwd, project) {
-                        return Verdict::Deny(why);
-                    }
-                }
-                Verdict::Pass
-            }
-            Kind::RedactSecrets(r) => {
-                if event.name != "PostToolUse" {
-                    return Verdict::Pass;
-                }
-                let Some(mut out) = event.fields.get("tool_response").cloned() else {
-                    return Verdict::Pass;
-                };
-                let count = r.value(&mut out);
-                if count == 0 {
-                    return Verdict::Pass;
-                }
-                let field = if tool.starts_with("mcp__") {
-                    "updatedMCPToolOutput"
-                } else {
-                    "updatedToolOutput"
-                };
-                Verdict::Rewrite {
-                    field,
-                    value: out,
-                    count,
-                }
-            }
-            Kind::LogTools(o) => {
-                let preview = o.preview.unwrap_or(100);
-                log_tools::write(o, &log_tools::line(event, preview))
-                    .map_or_else(Verdict::Failed, |()| Verdict::Pass)
-            }
-        }
+        self.guard.evaluate(event, project)
     }
-}
-
-/// Every path a file tool's input names.
-fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<String> {
-    let mut out: Vec<String> = PATH_KEYS
-        .iter()
-        .filter_map(|k| input.get(*k).and_then(Value::as_str).map(str::to_owned))
-        .collect();
-    for key in ["paths", "file_paths"] {
-        if let Some(Value::Array(a)) = input.get(key) {
-            out.extend(a.iter().filter_map(|v| v.as_str().map(str::to_owned)));
-        }
-    }
-    if tool == "apply_patch" {
-        let patch = input
-            .get("input")
-            .or_else(|| input.get("patch"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        for line in patch.lines() {
-            for prefix in [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-            ] {
-                if let Some(p) = line.strip_prefix(prefix) {
-                    out.push(p.trim().to_owned());
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The answer JSON a command hook would print for this verdict, the exit

@@ -7,6 +7,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use super::guard::{Entry, Guard, Verdict, options};
+use super::tools::{READ_TOOLS, WRITE_TOOLS, paths_of};
+use crate::event::Event;
 use serde::Deserialize;
 
 /// Sensitive to read and to write.
@@ -226,6 +229,43 @@ fn resolve_hops(p: &Path, home: &Path, hops: usize) -> PathBuf {
         return p.to_path_buf();
     }
     resolve(&p.display().to_string(), Path::new("/"), home)
+}
+
+/// The registry entry of `protect-paths`.
+pub const ENTRY: Entry = Entry {
+    name: "protect-paths",
+    summary: "denies reads/writes of sensitive files, traversal, writes outside roots",
+    build: |o| Ok(Box::new(ProtectPaths::new(options("protect-paths", o)?))),
+};
+
+impl Guard for ProtectPaths {
+    fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
+        if !matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest") {
+            return Verdict::Pass;
+        }
+        let tool = event.str_field("tool_name").to_ascii_lowercase();
+        let access = if READ_TOOLS.contains(&tool.as_str()) {
+            Access::Read
+        } else if WRITE_TOOLS.contains(&tool.as_str()) {
+            Access::Write
+        } else {
+            return Verdict::Pass;
+        };
+        let empty = serde_json::Map::new();
+        let input = event.tool_input().unwrap_or(&empty);
+        let cwd = Path::new(event.str_field("cwd"));
+        let cwd = if cwd.is_absolute() {
+            cwd.to_path_buf()
+        } else {
+            project.join(cwd)
+        };
+        for p in paths_of(&tool, input) {
+            if let Some(why) = self.check(&p, access, &cwd, project) {
+                return Verdict::Deny(why);
+            }
+        }
+        Verdict::Pass
+    }
 }
 
 #[cfg(test)]

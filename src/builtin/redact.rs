@@ -4,6 +4,8 @@
 
 use std::sync::OnceLock;
 
+use super::guard::{Entry, Guard, Verdict, options};
+use crate::event::Event;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -128,6 +130,42 @@ impl Redactor {
                 n
             }
             _ => 0,
+        }
+    }
+}
+
+/// The registry entry of `redact-secrets`.
+pub const ENTRY: Entry = Entry {
+    name: "redact-secrets",
+    summary: "replaces secrets in the tool output with `[REDACTED]`",
+    build: |o| Ok(Box::new(Redactor::new(options("redact-secrets", o)?)?)),
+};
+
+impl Guard for Redactor {
+    fn evaluate(&self, event: &Event, _project: &std::path::Path) -> Verdict {
+        if event.name != "PostToolUse" {
+            return Verdict::Pass;
+        }
+        let Some(mut out) = event.fields.get("tool_response").cloned() else {
+            return Verdict::Pass;
+        };
+        let count = self.value(&mut out);
+        if count == 0 {
+            return Verdict::Pass;
+        }
+        let field = if event
+            .str_field("tool_name")
+            .to_ascii_lowercase()
+            .starts_with("mcp__")
+        {
+            "updatedMCPToolOutput"
+        } else {
+            "updatedToolOutput"
+        };
+        Verdict::Rewrite {
+            field,
+            value: out,
+            count,
         }
     }
 }
