@@ -25,6 +25,7 @@ use crate::cli::ServeArgs;
 use crate::config::{self, Config};
 use crate::error::Error;
 use crate::event;
+use crate::os;
 use crate::output;
 
 /// The config and what it was loaded from, reloaded on change.
@@ -101,12 +102,8 @@ pub fn execute(args: &ServeArgs) -> u8 {
 }
 
 async fn serve(args: ServeArgs, mut live: Live) -> u8 {
-    use tokio::signal::unix::{SignalKind, signal};
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
+    let Ok(mut termination) = os::Termination::watch_all() else {
         output::error("cannot watch for signals", false);
         return 1;
     };
@@ -114,8 +111,10 @@ async fn serve(args: ServeArgs, mut live: Live) -> u8 {
     loop {
         let line = tokio::select! {
             line = lines.next_line() => line,
-            _ = term.recv() => return 143,
-            _ = int.recv() => return 130,
+            interruption = termination.recv() => {
+                let (name, signal) = (interruption.name, interruption.number);
+                return Error::Interrupted { name, signal }.exit_code();
+            }
         };
         let line = match line {
             Ok(Some(l)) => l,
