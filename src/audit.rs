@@ -45,8 +45,7 @@ pub fn append(path: &Path, mut record: Map<String, Value>) -> Result<(), String>
         .append(true)
         .open(path)
         .map_err(|e| err("cannot open", &e))?;
-    let mut file = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive)
-        .map_err(|(_, e)| err("cannot lock", &e))?;
+    let mut file = crate::os::lock_exclusive(file).map_err(|e| err("cannot lock", &e))?;
     let prev = last_hash(&mut file).map_err(|e| err("cannot read the last line", &e))?;
     record.remove("prev");
     record.remove("hash");

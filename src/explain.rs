@@ -202,7 +202,7 @@ fn ran_text(run: &HookRun, answer: &Answer) -> String {
         RunStatus::Exited(code) => format!("exit {code} after {ms:.0} ms"),
         RunStatus::Signaled(sig) => format!(
             "killed by {} after {ms:.0} ms",
-            crate::exec::unix::signal_name(*sig)
+            crate::os::signal_name(*sig)
         ),
         RunStatus::TimedOut => format!("timed out, killed after {ms:.0} ms"),
         RunStatus::SpawnFailed(e) => format!("did not start: {e}"),

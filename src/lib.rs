@@ -12,6 +12,8 @@
 //!
 //! Pure stages (`matcher`, `select`, `answer`, `decision`, the dialects' renderers)
 //! never touch processes or the clock; `exec` is the only part that does.
+//! What differs between platforms (process groups, signals, file locks)
+//! lives behind `os`, the only platform code.
 
 #![forbid(unsafe_code)]
 
@@ -38,6 +40,7 @@ pub mod if_rule;
 pub mod launch;
 pub mod lint;
 pub mod matcher;
+pub(crate) mod os;
 pub mod output;
 pub mod pipeline;
 pub mod rendered;

@@ -86,7 +86,7 @@ pub fn build(
 fn run_facts(run: &HookRun) -> Value {
     let (exit_code, signal, timed_out, spawn_error) = match &run.status {
         RunStatus::Exited(c) => (Some(*c), None, false, None),
-        RunStatus::Signaled(s) => (None, Some(crate::exec::unix::signal_name(*s)), false, None),
+        RunStatus::Signaled(s) => (None, Some(crate::os::signal_name(*s)), false, None),
         RunStatus::TimedOut => (None, None, true, None),
         RunStatus::SpawnFailed(m) => (None, None, false, Some(m.clone())),
     };

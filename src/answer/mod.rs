@@ -166,7 +166,7 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
         }
         RunStatus::Signaled(sig) => {
             answer.failure = Some(Failure::Signaled {
-                signal: crate::exec::unix::signal_name(*sig),
+                signal: crate::os::signal_name(*sig),
             });
             1
         }

@@ -24,6 +24,7 @@ use tokio::io::AsyncBufReadExt;
 use crate::cli::ServeArgs;
 use crate::config::{self, Config};
 use crate::error::{Error, ExitStatus};
+use crate::os;
 use crate::output;
 
 /// The config and what it was loaded from, reloaded on change.
@@ -90,20 +91,18 @@ pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
 }
 
 async fn serve(args: ServeArgs, mut live: Live) -> Result<ExitStatus, Error> {
-    use tokio::signal::unix::{SignalKind, signal};
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
+    let Ok(mut termination) = os::Termination::watch_all() else {
         return Err(Error::Internal("cannot watch for signals".into()));
     };
     let mut seq: u64 = 0;
     loop {
         let line = tokio::select! {
             line = lines.next_line() => line,
-            _ = term.recv() => return Err(Error::Interrupted { name: "SIGTERM", signal: 15 }),
-            _ = int.recv() => return Err(Error::Interrupted { name: "SIGINT", signal: 2 }),
+            interruption = termination.recv() => {
+                let (name, signal) = (interruption.name, interruption.number);
+                return Err(Error::Interrupted { name, signal });
+            }
         };
         let line = match line {
             Ok(Some(l)) => l,

@@ -268,7 +268,7 @@ pub fn classify_with(
     if explicit_fail_mode && status != 0 && status != 2 {
         a.failure = Some(match &run.status {
             RunStatus::Signaled(s) => Failure::Signaled {
-                signal: crate::exec::unix::signal_name(*s),
+                signal: crate::os::signal_name(*s),
             },
             RunStatus::SpawnFailed(m) => Failure::SpawnFailed { message: m.clone() },
             _ => Failure::ExitCode { code: status },

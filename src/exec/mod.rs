@@ -1,6 +1,7 @@
 //! Running hooks as child processes: the only module that spawns, waits,
 //! signals or reads pipes. It reports what happened as data (`HookRun`) and
-//! never decides what that means; `answer` and `decision` do.
+//! never decides what that means; `answer` and `decision` do. What differs
+//! between platforms (process groups, signals) it asks of `crate::os`.
 //!
 //! Process semantics, per hook:
 //! - `/bin/sh -c COMMAND`, or exec form (`args`: no shell), in a new
@@ -15,7 +16,6 @@
 //! - a group whose leader exited and whose pipes closed is left alone.
 
 mod capture;
-pub mod unix;
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -29,8 +29,8 @@ use tokio::time::{Instant, sleep_until};
 
 pub use capture::Captured;
 use capture::capture;
-pub use unix::LiveGroups;
-use unix::{GroupGuard, Sig};
+
+use crate::os::{self, GroupGuard, LiveGroups, Stop};
 
 /// How long a timed-out hook gets between SIGTERM and SIGKILL (spec 4.4).
 pub const KILL_GRACE: Duration = Duration::from_millis(1500);
@@ -197,8 +197,8 @@ pub async fn run_one(
     cmd.stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
+    os::new_group(cmd.as_std_mut());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => return HookRun::spawn_failed(spawn_error(&spec, &e), started),
@@ -247,7 +247,7 @@ pub async fn run_one(
     let mut leaked = false;
     let status = if timed_out {
         if let Some(g) = &guard {
-            g.signal(Sig::SIGTERM);
+            g.signal(Stop::Terminate);
         }
         let grace_end = Instant::now() + KILL_GRACE;
         let _ = tokio::time::timeout_at(grace_end, async {
@@ -255,7 +255,7 @@ pub async fn run_one(
         })
         .await;
         if let Some(g) = &guard {
-            g.signal(Sig::SIGKILL);
+            g.signal(Stop::Kill);
         }
         let _ = child.wait().await;
         streams.until(Instant::now() + PIPE_CLOSE_AFTER_KILL).await;
@@ -265,7 +265,7 @@ pub async fn run_one(
         if !streams.until(Instant::now() + limits.leak_grace).await {
             leaked = true;
             if let Some(g) = &guard {
-                g.signal(Sig::SIGKILL);
+                g.signal(Stop::Kill);
             }
             streams.until(Instant::now() + PIPE_CLOSE_AFTER_KILL).await;
         }
@@ -296,8 +296,7 @@ pub async fn run_one(
 }
 
 fn exit_status(status: std::process::ExitStatus) -> RunStatus {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
+    match (status.code(), os::killed_by(&status)) {
         (Some(code), _) => RunStatus::Exited(code),
         (None, Some(sig)) => RunStatus::Signaled(sig),
         (None, None) => RunStatus::Exited(1),
@@ -350,13 +349,12 @@ pub fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
             cmd.args(args);
         }
     }
-    use std::os::unix::process::CommandExt;
     cmd.current_dir(&spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(file)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .process_group(0);
+        .stderr(std::process::Stdio::null());
+    os::new_group(&mut cmd);
     let child = cmd.spawn().map_err(|e| spawn_error(spec, &e))?;
     Ok(child.id())
 }

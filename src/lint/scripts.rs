@@ -65,8 +65,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
                 out.push(d.fix("fix the path; `$CLAUDE_PROJECT_DIR/...` keeps it independent of the working directory"));
             }
             Ok(meta) => {
-                use std::os::unix::fs::PermissionsExt;
-                if *direct && (meta.is_dir() || meta.permissions().mode() & 0o111 == 0) {
+                if *direct && !crate::os::is_executable(&meta) {
                     let d = diag(
                         hook,
                         Code::ScriptNotExecutable,

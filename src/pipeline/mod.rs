@@ -16,8 +16,9 @@ use crate::decision::{self, Decision, Input};
 use crate::error::Error;
 use crate::event::Event;
 use crate::events::Family;
-use crate::exec::{self, ExecLimits, ExecSpec, HookRun, LiveGroups, RunStatus};
+use crate::exec::{self, ExecLimits, ExecSpec, HookRun, RunStatus};
 use crate::launch::{hook_cwd, spec_for, timeout_of};
+use crate::os::{self, LiveGroups, Stop};
 use crate::rendered::Rendered;
 use crate::report::{self, Ran};
 use crate::select::{self, Plan, Selected};
@@ -342,23 +343,23 @@ fn run_specs<T>(
         let live = LiveGroups::default();
         let _ = event;
         let outcome = rt.block_on(async {
-            use tokio::signal::unix::{SignalKind, signal};
-            let mut term = signal(SignalKind::terminate()).ok();
-            let mut int = signal(SignalKind::interrupt()).ok();
+            let mut termination = os::Termination::watch();
             tokio::select! {
                 done = exec::run_all(to_run, limits, &live, meanwhile) => Ok(done),
-                () = recv(&mut term) => Err(("SIGTERM", 15)),
-                () = recv(&mut int) => Err(("SIGINT", 2)),
+                interruption = termination.recv() => Err(interruption),
             }
         });
         match outcome {
             Ok(done) => done,
-            Err((name, signal)) => {
-                live.signal_all(exec::unix::Sig::SIGTERM);
+            Err(interruption) => {
+                live.signal_all(Stop::Terminate);
                 std::thread::sleep(Duration::from_millis(100));
-                live.signal_all(exec::unix::Sig::SIGKILL);
+                live.signal_all(Stop::Kill);
                 drop(rt);
-                return Err(Error::Interrupted { name, signal });
+                return Err(Error::Interrupted {
+                    name: interruption.name,
+                    signal: interruption.number,
+                });
             }
         }
     };
@@ -371,15 +372,6 @@ fn run_specs<T>(
         })
         .collect();
     Ok((runs, extra))
-}
-
-async fn recv(sig: &mut Option<tokio::signal::unix::Signal>) {
-    match sig {
-        Some(s) => {
-            s.recv().await;
-        }
-        None => std::future::pending().await,
-    }
 }
 
 /// Runs a built-in in-process. Its answer is written as the JSON a command

@@ -1,0 +1,249 @@
+//! The OS seam: everything hookrun needs from the operating system beyond
+//! portable `std` and tokio, behind one platform-neutral API.
+//!
+//! This file says what each item promises; `unix.rs` keeps those promises on
+//! Unix (through `nix`, without unsafe code) and is the only platform code in
+//! the crate. Another platform is one more file beside it that provides the
+//! same `pub(super)` functions and types, selected below.
+//!
+//! - process groups: a hook starts as the leader of a new group
+//!   ([`new_group`]) so that one call stops the hook and everything it
+//!   started ([`GroupGuard`], [`LiveGroups`]);
+//! - how a child ended ([`killed_by`], [`signal_name`]);
+//! - requests that hookrun itself stop ([`Termination`]);
+//! - an exclusive advisory lock on a file ([`lock_exclusive`]);
+//! - whether a file can be executed ([`is_executable`]).
+
+#[cfg(unix)]
+#[path = "unix.rs"]
+mod imp;
+
+#[cfg(not(unix))]
+compile_error!(
+    "hookrun supports Unix only for now: src/os/ has no implementation for this target \
+     (a new platform is one file beside src/os/unix.rs)"
+);
+
+use std::collections::HashSet;
+use std::fs::{File, Metadata};
+use std::ops::{Deref, DerefMut};
+use std::process::{Command, ExitStatus};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// How to stop a process group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Ask every process to end (SIGTERM): it may clean up first.
+    Terminate,
+    /// End every process at once (SIGKILL): it cannot be caught or ignored.
+    Kill,
+}
+
+/// Makes the child that `cmd` spawns the leader of a new process group, so
+/// that its group can later be stopped as a whole, grandchildren included:
+/// `sh -c` makes the shell the direct child, and stopping only the shell
+/// would leave `sleep 30 &` running as an orphan. The group is also out of
+/// reach of the terminal's Ctrl-C, which is why hookrun forwards its own
+/// [`Termination`] to the groups it started.
+pub fn new_group(cmd: &mut Command) {
+    imp::new_group(cmd);
+}
+
+/// The process groups of hooks that are still running, so that hookrun can
+/// stop them all when it is itself interrupted.
+#[derive(Debug, Clone, Default)]
+pub struct LiveGroups(Arc<Mutex<HashSet<u32>>>);
+
+impl LiveGroups {
+    /// Stops every live group; a group that is already gone is fine.
+    pub fn signal_all(&self, stop: Stop) {
+        let groups = self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        for leader in groups {
+            stop_group(leader, stop);
+        }
+    }
+
+    /// Whether any group is still registered.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
+    }
+
+    fn insert(&self, leader: u32) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(leader);
+    }
+
+    fn remove(&self, leader: u32) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&leader);
+    }
+}
+
+/// Owns one hook's process group while it runs. Dropping an armed guard
+/// kills the group: the last line of defence if a run is abandoned (an
+/// early return, a panic, hookrun's own interruption).
+#[derive(Debug)]
+pub struct GroupGuard {
+    leader: u32,
+    live: LiveGroups,
+    armed: bool,
+}
+
+impl GroupGuard {
+    /// Registers the group led by `pid`, a child spawned after
+    /// [`new_group`].
+    #[must_use]
+    pub fn new(pid: u32, live: &LiveGroups) -> Self {
+        live.insert(pid);
+        GroupGuard {
+            leader: pid,
+            live: live.clone(),
+            armed: true,
+        }
+    }
+
+    /// Stops the whole group; a group that is already gone is fine.
+    pub fn signal(&self, stop: Stop) {
+        stop_group(self.leader, stop);
+    }
+
+    /// The hook finished and its pipes closed: leave the group alone from
+    /// now on, so a properly detached background process (a daemon a
+    /// SessionStart hook starts) survives, as under Claude Code.
+    pub fn disarm(mut self) {
+        self.armed = false;
+        self.live.remove(self.leader);
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            stop_group(self.leader, Stop::Kill);
+            self.live.remove(self.leader);
+        }
+    }
+}
+
+/// Stops the group led by `leader`; a group that is already gone is fine.
+fn stop_group(leader: u32, stop: Stop) {
+    match stop {
+        Stop::Terminate => imp::terminate_group(leader),
+        Stop::Kill => imp::kill_group(leader),
+    }
+}
+
+/// The number of the signal that ended a child, if a signal did (`None`
+/// for a child that exited, and on platforms without signals).
+#[must_use]
+pub fn killed_by(status: &ExitStatus) -> Option<i32> {
+    imp::killed_by(status)
+}
+
+/// The name of signal number `signal` (`SIGKILL`), or `signal N` for a
+/// number the platform does not know; reports and dialects show it.
+#[must_use]
+pub fn signal_name(signal: i32) -> String {
+    imp::signal_name(signal)
+}
+
+/// A request, from outside, that hookrun itself stop: its name and number
+/// as a signal (`SIGTERM`, 15), which make the message and the exit code
+/// (128 + number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interruption {
+    pub name: &'static str,
+    pub number: i32,
+}
+
+/// The requests that hookrun itself stop (SIGINT and SIGTERM on Unix), as
+/// one stream. Create it inside the tokio runtime (with its signal driver
+/// enabled); from then on these requests no longer end hookrun by default,
+/// so the owner must act on what [`Termination::recv`] returns.
+#[derive(Debug)]
+pub struct Termination(imp::Termination);
+
+impl Termination {
+    /// Watches for every kind of request.
+    ///
+    /// # Errors
+    /// One of them cannot be watched (no runtime, or the OS refused).
+    pub fn watch_all() -> std::io::Result<Self> {
+        imp::Termination::watch_all().map(Termination)
+    }
+
+    /// Watches for the kinds of request that can be watched; one that
+    /// cannot is never received (hooks then still run to their timeouts).
+    #[must_use]
+    pub fn watch() -> Self {
+        Termination(imp::Termination::watch())
+    }
+
+    /// Waits for the next request. Cancel-safe: a request that arrives while
+    /// no one waits is kept for the next call, so it can sit in a `select!`.
+    pub async fn recv(&mut self) -> Interruption {
+        let (name, number) = self.0.recv().await;
+        Interruption { name, number }
+    }
+}
+
+/// A file held under an exclusive advisory lock, released when dropped. It
+/// reads and writes as the file itself.
+#[derive(Debug)]
+pub struct LockedFile(imp::LockedFile);
+
+impl Deref for LockedFile {
+    type Target = File;
+
+    fn deref(&self) -> &File {
+        &self.0
+    }
+}
+
+impl DerefMut for LockedFile {
+    fn deref_mut(&mut self) -> &mut File {
+        &mut self.0
+    }
+}
+
+/// Why a file could not be locked, as the platform words it.
+#[derive(Debug)]
+pub struct LockError(imp::LockError);
+
+impl std::fmt::Display for LockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for LockError {}
+
+/// Takes an exclusive advisory lock on `file`, waiting while another process
+/// (another hookrun) holds one. Advisory: it excludes only other lockers,
+/// which is what keeps concurrent appenders to one log in order.
+///
+/// # Errors
+/// The lock cannot be taken (the file system does not support locks, ...).
+pub fn lock_exclusive(file: File) -> Result<LockedFile, LockError> {
+    imp::lock_exclusive(file).map(LockedFile).map_err(LockError)
+}
+
+/// Whether a file with this metadata can be executed by someone: a
+/// directory or a file without any execute permission makes a hook that
+/// runs it directly fail (exit 126 from the shell).
+#[must_use]
+pub fn is_executable(meta: &Metadata) -> bool {
+    !meta.is_dir() && imp::has_execute_permission(meta)
+}
