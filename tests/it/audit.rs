@@ -222,7 +222,7 @@ fn log_tools_writes_a_line_per_call() {
         .toml("[[hooks]]\nevent = [\"PreToolUse\", \"PostToolUse\"]\nbuiltin = \"log-tools\"\noptions = { file = \"tools.log\" }\n")
         .pre_tool_use("echo sk-abcdefghijklmnopqrstuvwx0123456789");
     assert_eq!(t.run().code, 0);
-    assert!(crate::support::wait_for(Duration::from_secs(2), || !t
+    assert!(crate::support::wait_for(Duration::from_secs(10), || !t
         .read("tools.log")
         .is_empty()));
     let log = t.read("tools.log");
