@@ -37,9 +37,9 @@ fn a_hook_that_spawns_100_children_and_exits_leaves_none() {
     )]))
     .run();
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.elapsed < Duration::from_secs(10), "{:?}", out.elapsed);
+    assert!(out.elapsed < Duration::from_secs(20), "{:?}", out.elapsed);
     assert!(
-        wait_for(Duration::from_secs(5), || pids_with("30.4242").is_empty()),
+        wait_for(Duration::from_secs(10), || pids_with("30.4242").is_empty()),
         "children survived: {:?}",
         pids_with("30.4242")
     );
@@ -51,7 +51,7 @@ fn a_hook_that_closes_stdout_and_keeps_running_times_out() {
     let out = pre(json!([hook])).run();
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.system_message().contains("timed out"), "{out:?}");
-    assert!(out.elapsed < Duration::from_secs(10));
+    assert!(out.elapsed < Duration::from_secs(20), "{:?}", out.elapsed);
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn sigint_to_hookrun_kills_every_running_hook() {
     let out = finish(child, start);
     assert_eq!(out.code, 130, "{out:?}");
     assert!(
-        wait_for(Duration::from_secs(5), || !alive(a)),
+        wait_for(Duration::from_secs(10), || !alive(a)),
         "hook {a} survived SIGINT"
     );
 }
@@ -196,7 +196,7 @@ fn a_caller_that_never_closes_stdin_is_bounded() {
         "{}",
         out.stderr
     );
-    assert!(out.elapsed < Duration::from_secs(10));
+    assert!(out.elapsed < Duration::from_secs(20), "{:?}", out.elapsed);
 }
 
 #[test]

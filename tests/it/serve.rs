@@ -1,5 +1,6 @@
-//! `hookrun serve --stdio`: the same decisions as `run`, in order, with
-//! flat memory; config reloads; broken edits keep the last good config.
+//! `hookrun serve --stdio`: the same decisions as `run`, in order; config
+//! reloads; broken edits keep the last good config. Flat memory over
+//! 10 000 events is checked by `scripts/soak --against-run`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -35,23 +36,20 @@ fn events(n: usize) -> Vec<String> {
         .collect()
 }
 
+/// Events in one `serve` run, each compared with `run`. A few hundred cover
+/// every kind of event in the stream and keep the test short; the
+/// 10 000-event comparison and the memory check are `scripts/soak
+/// --against-run`.
+const EVENTS: usize = 300;
+
 /// `run`'s (exit code, stdout) per event, filled in by worker threads.
 type Shared = Arc<Mutex<Vec<Option<(i64, String)>>>>;
 
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
-
 #[test]
-fn ten_thousand_events_match_run_in_order_with_flat_memory() {
+fn hundreds_of_events_match_run_in_order() {
     let t = HookTest::new().toml(CONFIG);
     let config = t.path().join("config-1.toml");
-    let lines = events(10_000);
+    let lines = events(EVENTS);
     let mut server = Command::new(BIN)
         .args(["serve", "--stdio", "--config"])
         .arg(&config)
@@ -61,7 +59,6 @@ fn ten_thousand_events_match_run_in_order_with_flat_memory() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let pid = server.id();
     let mut stdin = server.stdin.take().unwrap();
     let feed = lines.clone();
     let writer = std::thread::spawn(move || {
@@ -73,9 +70,9 @@ fn ten_thousand_events_match_run_in_order_with_flat_memory() {
         stdin
     });
     let mut reader = BufReader::new(server.stdout.take().unwrap());
-    let mut replies: Vec<Value> = Vec::with_capacity(10_000);
-    let (mut rss_early, mut line) = (0, String::new());
-    while replies.len() < 10_000 {
+    let mut replies: Vec<Value> = Vec::with_capacity(EVENTS);
+    let mut line = String::new();
+    while replies.len() < EVENTS {
         line.clear();
         assert!(
             reader.read_line(&mut line).unwrap() > 0,
@@ -83,25 +80,17 @@ fn ten_thousand_events_match_run_in_order_with_flat_memory() {
             replies.len()
         );
         replies.push(serde_json::from_str(&line).unwrap());
-        if replies.len() == 1000 {
-            rss_early = rss_kib(pid);
-        }
     }
-    let rss_late = rss_kib(pid);
     drop(writer.join().unwrap());
     assert_eq!(server.wait().unwrap().code(), Some(0));
-    assert!(
-        rss_late <= rss_early + 8 * 1024,
-        "RSS grew from {rss_early} KiB to {rss_late} KiB"
-    );
     for (i, r) in replies.iter().enumerate() {
         assert_eq!(r["seq"], i + 1);
     }
 
-    // The same events through `hookrun run`, four at a time.
+    // The same events through `hookrun run`, two at a time (one per core).
     let results: Shared = Arc::new(Mutex::new(vec![None; lines.len()]));
     let lines = Arc::new(lines);
-    let workers: Vec<_> = (0..4)
+    let workers: Vec<_> = (0..2)
         .map(|w| {
             let (results, lines, config, dir) = (
                 Arc::clone(&results),
@@ -110,7 +99,7 @@ fn ten_thousand_events_match_run_in_order_with_flat_memory() {
                 t.path().to_path_buf(),
             );
             std::thread::spawn(move || {
-                for i in (w..lines.len()).step_by(4) {
+                for i in (w..lines.len()).step_by(2) {
                     let mut c = Command::new(BIN)
                         .args(["run", "--config"])
                         .arg(&config)
@@ -152,7 +141,10 @@ fn ten_thousand_events_match_run_in_order_with_flat_memory() {
         );
         denials += usize::from(code == 2);
     }
-    assert!(denials > 2000, "the stream exercised denials ({denials})");
+    assert!(
+        denials > EVENTS / 5,
+        "the stream exercised denials ({denials})"
+    );
 }
 
 #[test]
@@ -209,7 +201,7 @@ fn config_edits_take_effect_and_broken_edits_keep_the_last_good_config() {
         "a broken edit keeps the last good config"
     );
     assert!(
-        wait_for(Duration::from_secs(5), || stderr
+        wait_for(Duration::from_secs(10), || stderr
             .lock()
             .unwrap()
             .contains("config reload failed")),
