@@ -84,6 +84,18 @@ pub struct Hook {
 }
 
 impl Hook {
+    /// A finding about this hook, at its place in its file.
+    #[must_use]
+    pub fn diagnostic(
+        &self,
+        code: crate::diagnostic::Code,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(code, &self.origin.file, message)
+            .at(self.origin.line_col)
+            .key(&self.origin.key)
+    }
+
     /// The label Claude Code prints for a hook: the command as written (exec
     /// form: command and args joined with spaces), or the handler type.
     #[must_use]

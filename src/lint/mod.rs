@@ -86,8 +86,7 @@ pub fn lint(config: &Config, project_dir: &Path) -> Vec<Diagnostic> {
             .iter()
             .find(|h| h.dedup_key == hook.dedup_key && h.events.iter().any(|e| hook.listens_to(e)))
         {
-            let d = diag(
-                hook,
+            let d = hook.diagnostic(
                 Code::Duplicate,
                 format!(
                     "duplicates `{}` ({}); where both match it runs once, at the first position, with this copy's settings",
@@ -108,16 +107,9 @@ fn location(hook: &Hook) -> String {
     }
 }
 
-pub(super) fn diag(hook: &Hook, code: Code, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(code, &hook.origin.file, message)
-        .at(hook.origin.line_col)
-        .key(&hook.origin.key)
-}
-
 fn lint_event(hook: &Hook, event: &str, out: &mut Vec<Diagnostic>) {
     let Some(info) = events::info(event) else {
-        let mut d = diag(
-            hook,
+        let mut d = hook.diagnostic(
             Code::UnknownEvent,
             format!(
                 "unknown event `{event}`: its hooks run only if an agent sends that exact name"
@@ -137,8 +129,7 @@ fn lint_event(hook: &Hook, event: &str, out: &mut Vec<Diagnostic>) {
         return;
     };
     if info.query_field.is_none() {
-        let d = diag(
-            hook,
+        let d = hook.diagnostic(
             Code::MatcherIgnored,
             format!(
                 "`{event}` has no matcher field, so matcher `{}` is ignored and the hook runs on every `{event}`",
@@ -149,8 +140,7 @@ fn lint_event(hook: &Hook, event: &str, out: &mut Vec<Diagnostic>) {
         return;
     }
     if let Some(why) = matcher.regex_error(info.names) {
-        let d = diag(
-            hook,
+        let d = hook.diagnostic(
             Code::BadRegex,
             format!(
                 "matcher `{}` is not a list of names and not a valid regex, so it never matches: {why}",
@@ -185,8 +175,7 @@ fn prefix_lint(
     };
     for name in &listed {
         if tool_event && name.starts_with("mcp__") && !name["mcp__".len()..].contains("__") {
-            let d = diag(
-                hook,
+            let d = hook.diagnostic(
                 Code::PrefixMatcher,
                 format!(
                     "matcher `{pattern}` names `{name}`, an MCP server, as an exact tool name; MCP tools are named `mcp__<server>__<tool>`, so it matches no tool"
@@ -205,8 +194,7 @@ fn prefix_lint(
             .filter(|k| k.starts_with(name))
             .collect();
         if !longer.is_empty() {
-            let d = diag(
-                hook,
+            let d = hook.diagnostic(
                 Code::PrefixMatcher,
                 format!(
                     "matcher `{pattern}` is a list of exact names, so `{name}` matches only a value that is exactly `{name}`, not {}",
@@ -222,8 +210,7 @@ fn prefix_lint(
             .filter(|t| !listed.contains(t))
             .collect();
         if !missing.is_empty() {
-            let d = diag(
-                hook,
+            let d = hook.diagnostic(
                 Code::PrefixMatcher,
                 format!(
                     "matcher `{pattern}` matches the `Edit` tool exactly, not {}, which also edit files",

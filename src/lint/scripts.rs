@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::diag;
 use crate::config::{Action, Code, Diagnostic, Hook};
 
 /// Programs that run a script named by their first non-option argument.
@@ -15,8 +14,7 @@ const INTERPRETERS: &[&str] = &[
 pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnostic>) {
     let (command, args) = match &hook.action {
         Action::Unsupported { kind } => {
-            let d = diag(
-                hook,
+            let d = hook.diagnostic(
                 Code::Unsupported,
                 format!(
                     "hookrun does not run {kind}s: `run` skips this hook (Claude Code would run it)"
@@ -40,8 +38,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
     if hook.origin.plugin_root.is_none()
         && (mentions("${CLAUDE_PLUGIN_ROOT}") || mentions("${CLAUDE_PLUGIN_DATA}"))
     {
-        let d = diag(
-            hook,
+        let d = hook.diagnostic(
             Code::PluginRootInSettings,
             "the command names `${CLAUDE_PLUGIN_ROOT}`, which only plugin hooks have: Claude Code refuses to run it, and so does hookrun",
         );
@@ -53,8 +50,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
     if let Some((path, direct)) = &script {
         match std::fs::metadata(path) {
             Err(_) => {
-                let d = diag(
-                    hook,
+                let d = hook.diagnostic(
                     Code::ScriptMissing,
                     format!(
                         "hook script `{}` does not exist (resolved against the project directory `{}`)",
@@ -66,8 +62,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
             }
             Ok(meta) => {
                 if *direct && !crate::os::is_executable(&meta) {
-                    let d = diag(
-                        hook,
+                    let d = hook.diagnostic(
                         Code::ScriptNotExecutable,
                         format!(
                             "hook script `{}` is not executable, so the hook fails with exit 126",
@@ -94,8 +89,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         && has(&text, r"\bexit\s+1\b|exit\(\s*1\s*\)|exitCode\s*=\s*1")
         && !blocks
     {
-        let d = diag(
-            hook,
+        let d = hook.diagnostic(
             Code::GuardExit1,
             "this guard exits 1 but never 2: exit 1 is a non-blocking error, so the tool call goes ahead",
         );
@@ -108,8 +102,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         && blocks
         && !text.contains("stop_hook_active")
     {
-        let d = diag(
-            hook,
+        let d = hook.diagnostic(
             Code::StopLoop,
             "this Stop hook can block but never reads `stop_hook_active`, so it can keep Claude working in a loop",
         );
