@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Evaluation;
+use super::model::Evaluation;
 use crate::config::Config;
 use crate::event::Event;
 

@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{
-    Context, Evaluation, not_run_answer, placeholder_run, read_answer, run_builtin, run_specs,
-    spec_of, stdin_for,
+use super::hooks::{
+    not_run_answer, placeholder_run, read_answer, run_builtin, run_specs, spec_of, stdin_for,
 };
+use super::model::{Context, Evaluation};
 use crate::config::{Action, Config, Order};
 use crate::decision::{self, Decision};
 use crate::error::Error;

@@ -3,147 +3,24 @@
 //! all go through `evaluate`, so what they show is what `run` does.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Duration;
 
-use crate::answer::{self, Answer, Failure};
+use crate::answer::Answer;
 mod audit_record;
 mod chain;
+mod hooks;
+mod model;
 
-use crate::builtin::{Builtin, Verdict};
-use crate::config::{Action, Config, Hook, Order};
-use crate::decision::{self, Decision, Input};
+use crate::config::{Action, Config, Order};
+use crate::decision::{self, Decision};
 use crate::error::Error;
 use crate::event::Event;
 use crate::events::Family;
-use crate::exec::{self, ExecLimits, ExecSpec, HookRun, RunStatus};
-use crate::launch::{hook_cwd, spec_for, timeout_of};
-use crate::os::{self, LiveGroups, Stop};
+use crate::exec::{self, ExecSpec, HookRun};
 use crate::rendered::Rendered;
-use crate::report::{self, Ran};
-use crate::select::{self, Plan, Selected};
+use crate::select::{self};
 use chain::run_chain;
-
-/// Where and how hooks run, beyond the config.
-#[derive(Debug, Clone)]
-pub struct Context {
-    /// `CLAUDE_PROJECT_DIR` for the hooks.
-    pub project_dir: String,
-    /// How deeply `hookrun run` is nested (`HOOKRUN_DEPTH`).
-    pub depth: u32,
-    /// An upper bound on every hook's timeout (`test`'s per-case limit).
-    pub timeout_cap: Option<Duration>,
-}
-
-impl Context {
-    /// The context of a hookrun started by an agent: `CLAUDE_PROJECT_DIR`
-    /// kept if set, else the current directory.
-    #[must_use]
-    pub fn from_env(depth: u32) -> Self {
-        let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
-            .ok()
-            .filter(|p| !p.is_empty())
-            .or_else(|| {
-                std::env::current_dir()
-                    .ok()
-                    .map(|p| p.display().to_string())
-            })
-            .unwrap_or_default();
-        Context {
-            project_dir,
-            depth,
-            timeout_cap: None,
-        }
-    }
-}
-
-/// Everything that happened for one event.
-#[derive(Debug)]
-pub struct Evaluation {
-    pub family: Family,
-    pub plan: Plan,
-    /// The synchronous hooks, in config order, with their runs and answers.
-    pub selected: Vec<Selected>,
-    pub runs: Vec<HookRun>,
-    pub answers: Vec<Answer>,
-    /// Async hooks started: position and pid (or why they could not start).
-    pub started_async: Vec<(usize, Result<u32, String>)>,
-    pub decision: Decision,
-    pub notices: Vec<String>,
-    pub rendered: Rendered,
-}
-
-impl Evaluation {
-    /// The merge inputs of the synchronous hooks, in config order.
-    #[must_use]
-    pub fn inputs<'a>(&'a self, config: &Config) -> Vec<Input<'a>> {
-        self.selected
-            .iter()
-            .zip(&self.answers)
-            .map(|(sel, a)| {
-                let hook = &config.hooks[sel.hook];
-                Input {
-                    name: hook.display_name(),
-                    label: hook.label(),
-                    fail_mode: hook.fail_mode,
-                    answer: a,
-                }
-            })
-            .collect()
-    }
-
-    /// The `fail_mode_from_on_failure` flags matching `inputs`.
-    #[must_use]
-    pub fn on_failure_flags(&self, config: &Config) -> Vec<bool> {
-        self.selected
-            .iter()
-            .map(|s| config.hooks[s.hook].fail_mode_from_on_failure)
-            .collect()
-    }
-
-    /// The per-hook report (`run --report`, `explain --format json`).
-    #[must_use]
-    pub fn report(&self, config: &Config, event: &Event) -> serde_json::Value {
-        let mut rows: Vec<Ran<'_>> = self
-            .selected
-            .iter()
-            .enumerate()
-            .map(|(i, sel)| Ran {
-                position: sel.position,
-                hook: sel.hook,
-                run: self.runs.get(i),
-                answer: self.answers.get(i),
-                is_async: false,
-                async_pid: None,
-            })
-            .collect();
-        for (position, result) in &self.started_async {
-            let hook = self
-                .plan
-                .selected
-                .iter()
-                .find(|s| s.position == *position)
-                .map_or(*position, |s| s.hook);
-            rows.push(Ran {
-                position: *position,
-                hook,
-                run: None,
-                answer: None,
-                is_async: true,
-                async_pid: result.as_ref().ok().copied(),
-            });
-        }
-        report::build(
-            config,
-            &event.name,
-            &self.plan,
-            &rows,
-            &self.decision,
-            &self.notices,
-            self.rendered.exit_code,
-        )
-    }
-}
+use hooks::{not_run_answer, read_answer, run_builtin, run_notices, run_specs, spec_of, stdin_for};
+pub use model::{Context, Evaluation};
 
 /// Runs one event through the pipeline.
 ///
@@ -203,49 +80,6 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
         crate::dialect::protocol(event.dialect).render(event, family, &eval.decision, &notices);
     eval.notices = notices;
     Ok(eval)
-}
-
-/// The spec of a command hook, with its stdin and the context's cap.
-fn spec_of(hook: &Hook, event: &Event, ctx: &Context, input: Arc<Vec<u8>>) -> Option<ExecSpec> {
-    let cwd = hook_cwd(event);
-    spec_for(hook, event, &cwd, &ctx.project_dir, ctx.depth).map(|mut s| {
-        if let Some(cap) = ctx.timeout_cap {
-            s.timeout = s.timeout.min(cap);
-        }
-        s.input = input;
-        s
-    })
-}
-
-/// What a hook reads on stdin: the caller's bytes when it speaks the
-/// caller's dialect, else the event as its own dialect wants it.
-fn stdin_for(hook: &Hook, event: &Event) -> Arc<Vec<u8>> {
-    let wanted = hook.input.unwrap_or(event.dialect);
-    if wanted == event.dialect && !event.dialect.is_claude_like() {
-        return Arc::clone(&event.raw);
-    }
-    crate::dialect::protocol(wanted)
-        .payload(event)
-        .map_or_else(|| Arc::clone(&event.bytes), Arc::new)
-}
-
-/// Reads a run by the rules of the dialect the hook speaks.
-fn read_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Context) -> Answer {
-    let timeout = timeout_of(hook, event).min(ctx.timeout_cap.unwrap_or(Duration::MAX));
-    let reading = crate::dialect::Reading {
-        timeout_secs: timeout.as_secs_f64(),
-        fail_mode_explicit: hook.fail_mode_explicit,
-    };
-    let mut a = crate::dialect::protocol(hook.input.unwrap_or(event.dialect)).classify(
-        &event.name,
-        &hook.label(),
-        run,
-        &reading,
-    );
-    if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
-        *seconds = timeout.as_secs_f64();
-    }
-    a
 }
 
 /// All hooks at once; answers kept in config order.
@@ -317,131 +151,4 @@ fn run_parallel(
     eval.runs = runs;
     eval.answers = answers;
     Ok(())
-}
-
-/// Runs the sync hooks concurrently inside a small runtime that also
-/// watches for SIGINT and SIGTERM: on either, every running hook group is
-/// terminated before hookrun exits.
-fn run_specs<T>(
-    specs: &[Option<ExecSpec>],
-    event: &Event,
-    config: &Config,
-    meanwhile: impl FnOnce() -> T,
-) -> Result<(Vec<HookRun>, T), Error> {
-    let to_run: Vec<ExecSpec> = specs.iter().flatten().cloned().collect();
-    let limits = ExecLimits {
-        max_output_bytes: config.limits.max_output_bytes,
-        leak_grace: config.limits.leak_grace,
-    };
-    let (results, extra) = if to_run.is_empty() {
-        (Vec::new(), meanwhile())
-    } else {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(Error::Runtime)?;
-        let live = LiveGroups::default();
-        let _ = event;
-        let outcome = rt.block_on(async {
-            let mut termination = os::Termination::watch();
-            tokio::select! {
-                done = exec::run_all(to_run, limits, &live, meanwhile) => Ok(done),
-                interruption = termination.recv() => Err(interruption),
-            }
-        });
-        match outcome {
-            Ok(done) => done,
-            Err(interruption) => {
-                live.signal_all(Stop::Terminate);
-                std::thread::sleep(Duration::from_millis(100));
-                live.signal_all(Stop::Kill);
-                drop(rt);
-                return Err(Error::Interrupted {
-                    name: interruption.name,
-                    signal: interruption.number,
-                });
-            }
-        }
-    };
-    let mut results = results.into_iter();
-    let runs = specs
-        .iter()
-        .map(|spec| match spec {
-            Some(_) => results.next().unwrap_or_else(placeholder_run),
-            None => placeholder_run(),
-        })
-        .collect();
-    Ok((runs, extra))
-}
-
-/// Runs a built-in in-process. Its answer is written as the JSON a command
-/// hook would print and read by the same classifier, so a built-in merges
-/// exactly like the equivalent script.
-fn run_builtin(b: &Builtin, label: &str, event: &Event, project: &Path) -> (HookRun, Answer) {
-    let started = std::time::Instant::now();
-    let verdict = b.evaluate(event, project);
-    let (json, status) = crate::builtin::answer_json(b, label, &event.name, &verdict);
-    let stdout = json
-        .map(|j| serde_json::Value::Object(j).to_string())
-        .unwrap_or_default();
-    let run = HookRun {
-        status: RunStatus::Exited(status),
-        stdout: exec::Captured {
-            bytes: stdout.into_bytes(),
-            dropped: 0,
-        },
-        stderr: exec::Captured::default(),
-        leaked: false,
-        duration: started.elapsed(),
-        pid: None,
-    };
-    let mut a = answer::classify(&event.name, label, &run);
-    if let Verdict::Failed(message) = verdict {
-        a.outcome = answer::Outcome::NonBlockingError;
-        a.notice = Some(message.clone());
-        a.failure = Some(Failure::Builtin { message });
-    }
-    (run, a)
-}
-
-fn placeholder_run() -> HookRun {
-    HookRun {
-        status: RunStatus::SpawnFailed("not run".into()),
-        stdout: exec::Captured::default(),
-        stderr: exec::Captured::default(),
-        leaked: false,
-        duration: Duration::ZERO,
-        pid: None,
-    }
-}
-
-fn not_run_answer(why: &str) -> Answer {
-    let mut a = answer::classify("", "", &placeholder_run());
-    a.notice = Some(format!("Failed to run: {why}"));
-    a.failure = Some(Failure::NotRun {
-        message: why.to_owned(),
-    });
-    a
-}
-
-/// Notices about how a hook ran that do not change its answer.
-fn run_notices(hook: &Hook, run: &HookRun, config: &Config) -> Vec<String> {
-    let mut notices = Vec::new();
-    let name = hook.display_name();
-    if run.leaked {
-        notices.push(format!(
-            "hook `{name}` exited but a background process kept its output open; its process group was killed after {}, and the output read until then was used",
-            crate::wording::fmt_secs(config.limits.leak_grace.as_secs_f64())
-        ));
-    }
-    for (stream, captured) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
-        if captured.dropped > 0 {
-            notices.push(format!(
-                "hook `{name}` wrote {} bytes to {stream}; only the first {} were kept",
-                captured.bytes.len() as u64 + captured.dropped,
-                captured.bytes.len()
-            ));
-        }
-    }
-    notices
 }
