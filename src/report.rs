@@ -61,7 +61,7 @@ pub fn build(
                     row["async_pid"] = json!(r.async_pid);
                 }
                 if let Some(run) = r.run {
-                    row["run"] = run_facts(run);
+                    row["run"] = run_facts(run, hook.is_builtin());
                 }
                 if let Some(a) = r.answer {
                     row["answer"] = serde_json::to_value(a).unwrap_or(Value::Null);
@@ -83,14 +83,17 @@ pub fn build(
     })
 }
 
-fn run_facts(run: &HookRun) -> Value {
+/// How a hook ran. A built-in ran in-process: no pid, no exit status.
+fn run_facts(run: &HookRun, in_process: bool) -> Value {
     let (exit_code, signal, timed_out, spawn_error) = match &run.status {
+        _ if in_process => (None, None, false, None),
         RunStatus::Exited(c) => (Some(*c), None, false, None),
         RunStatus::Signaled(s) => (None, Some(crate::os::signal_name(*s)), false, None),
         RunStatus::TimedOut => (None, None, true, None),
         RunStatus::SpawnFailed(m) => (None, None, false, Some(m.clone())),
     };
     json!({
+        "in_process": in_process,
         "pid": run.pid,
         "exit_code": exit_code,
         "signal": signal,

@@ -29,7 +29,7 @@ impl Evaluation {
                         serde_json::json!({
                             "index": r["index"], "name": r["name"].as_str().unwrap_or_else(|| r["command"].as_str().unwrap_or("")),
                             "matched": r["matched"], "skipped": r["skipped"], "ran": r["ran"],
-                            "exit_code": r["run"]["exit_code"], "signal": r["run"]["signal"], "timed_out": r["run"]["timed_out"],
+                            "in_process": r["run"]["in_process"], "exit_code": r["run"]["exit_code"], "signal": r["run"]["signal"], "timed_out": r["run"]["timed_out"],
                             "duration_ms": r["run"]["duration_ms"], "outcome": answer["outcome"],
                             "reason": answer["blocking_error"], "failure": answer["failure"],
                         })

@@ -28,3 +28,21 @@ fn report_lists_matches_skips_dedup_and_runs() {
     assert_eq!(report["query"], "Bash");
     assert_eq!(report["exit_code"], 0);
 }
+
+#[test]
+fn a_built_in_is_reported_as_run_in_process_without_an_exit_status() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nname = \"guard\"\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n\n[[hooks]]\nname = \"script\"\nevent = \"PreToolUse\"\ncommand = \"exit 0\"\n")
+        .pre_tool_use("rm -rf /")
+        .arg("--report")
+        .arg("report.json");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    let report: Value = serde_json::from_str(&t.read("report.json")).expect("report is JSON");
+    let hooks = report["hooks"].as_array().expect("hooks");
+    assert_eq!(hooks[0]["run"]["in_process"], true);
+    assert_eq!(hooks[0]["run"]["exit_code"], Value::Null);
+    assert_eq!(hooks[0]["answer"]["outcome"], "blocking");
+    assert_eq!(hooks[1]["run"]["in_process"], false);
+    assert_eq!(hooks[1]["run"]["exit_code"], 0);
+}
