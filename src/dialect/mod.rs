@@ -18,6 +18,8 @@ pub mod id;
 pub mod protocol;
 pub mod pydantic;
 mod shared;
+#[cfg(test)]
+mod testing;
 
 pub use protocol::{Protocol, Reading};
 
