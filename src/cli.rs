@@ -16,7 +16,16 @@ pub struct Cli {
     pub command: Command,
 }
 
+// The subcommands. (Plain comments: a doc comment here would become help text.)
+//
+// `defer`: a subcommand's arguments are built only when that subcommand is
+// parsed (or help, completions or the man page walk the whole tree), so
+// `hookrun run`, started once per event, does not build the other nine.
+// A deferred `Args` struct's own doc comment would be applied after the
+// variant's and replace the subcommand's help text, so the `Args` structs
+// below carry plain comments.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Run the hooks matching the event on stdin and print one decision.
     ///
@@ -95,7 +104,7 @@ pub enum Command {
     Man,
 }
 
-/// Options of `hookrun serve`.
+// Options of `hookrun serve`.
 #[derive(Debug, Args, Clone)]
 pub struct ServeArgs {
     /// Read events from stdin and write decisions to stdout (the only
@@ -107,7 +116,7 @@ pub struct ServeArgs {
     pub run: RunArgs,
 }
 
-/// Options of `hookrun builtin`.
+// Options of `hookrun builtin`.
 #[derive(Debug, Args, Clone)]
 pub struct BuiltinArgs {
     /// dangerous-commands, protect-paths, redact-secrets or log-tools.
@@ -146,7 +155,7 @@ pub enum AuditCommand {
     },
 }
 
-/// Options of `hookrun convert`.
+// Options of `hookrun convert`.
 #[derive(Debug, Args, Clone)]
 pub struct ConvertArgs {
     /// The file to convert.
@@ -177,7 +186,7 @@ pub enum TestFormat {
     Junit,
 }
 
-/// Options of `hookrun test`.
+// Options of `hookrun test`.
 #[derive(Debug, Args, Clone)]
 pub struct TestArgs {
     /// Test files, or directories searched for `*.test.toml` [default: the current directory].
@@ -200,7 +209,7 @@ pub enum ExplainFormat {
     Json,
 }
 
-/// Options of `hookrun explain`.
+// Options of `hookrun explain`.
 #[derive(Debug, Args, Clone)]
 pub struct ExplainArgs {
     /// Config files, as for `run`.
@@ -236,7 +245,7 @@ pub struct ExplainArgs {
     pub fail_mode: Option<FailMode>,
 }
 
-/// Options of `hookrun check`.
+// Options of `hookrun check`.
 #[derive(Debug, Args, Clone)]
 pub struct CheckArgs {
     /// Config files, layered as `run` layers them. Without any: the same
@@ -257,7 +266,7 @@ pub struct CheckArgs {
     pub project_dir: Option<PathBuf>,
 }
 
-/// Options of `hookrun run`.
+// Options of `hookrun run`.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
     /// A config file: hookrun TOML or Claude Code settings JSON. Repeatable;
