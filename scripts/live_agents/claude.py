@@ -29,7 +29,7 @@ import json
 import os
 import time
 
-from . import common
+from . import bounded, common
 from .claude_scenarios import Script, scenarios  # noqa: F401 - scenarios is the interface
 from .common import MockServer, RunResult, Scenario
 
@@ -107,7 +107,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         else:
             argv += ["--permission-mode", script.permission_mode]
         started = time.monotonic()
-        done = common.run_bounded(argv, project, env, sc.timeout, run_dir)
+        done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir)
         exit_code, stdout, stderr, timed_out = done.exit_code, done.stdout, done.stderr, done.timed_out
         seconds = time.monotonic() - started
         recorded = list(server.requests)

@@ -30,7 +30,7 @@ import json
 import os
 import re
 
-from . import common
+from . import bounded, common
 from .common import RunResult, Scenario
 
 AGENT = "codex"
@@ -124,7 +124,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
             "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
             "--json", "-o", last_path, sc.prompt,
         ]
-        done = common.run_bounded(argv, project, env, sc.timeout, run_dir)
+        done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir)
         exit_code, stdout, stderr, timed_out = done.exit_code, done.stdout, done.stderr, done.timed_out
         bodies = [r["body"] for r in server.requests if r["path"].endswith("/responses")]
 

@@ -19,7 +19,7 @@ import json
 import os
 import re
 
-from . import common
+from . import bounded, common
 from .common import RunResult, Scenario
 from .gemini_scenarios import SCENARIOS
 
@@ -76,7 +76,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
             GEMINI_API_KEY="live-test-key",
             GEMINI_CLI_NO_RELAUNCH="true",
         )
-        done = common.run_bounded(
+        done = bounded.run_bounded(
             [
                 "node",
                 os.path.join(ctx.agents_dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
