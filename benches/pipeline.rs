@@ -47,6 +47,7 @@ fn pipeline(c: &mut Criterion) {
                 leaked: false,
                 duration: std::time::Duration::from_millis(1),
                 pid: None,
+                in_process: false,
             };
             hookrun::answer::classify("PreToolUse", "cmd", &run)
         })

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::answer::{Answer, Outcome};
-use crate::config::{Action, Config, Hook};
+use crate::config::{Action, Config};
 use crate::decision::{self, Decision};
 use crate::event::Event;
 use crate::exec::{HookRun, RunStatus};
@@ -108,16 +108,14 @@ pub fn explain(
                     .filter(|s| !matches!(s, Skip::NoMatch))
                     .map(|s| skip_text(s, config)),
                 plan: plan_text(config, c.hook, event),
-                ran: ran
-                    .map(|(run, answer)| ran_text(hook, run, answer))
-                    .or_else(|| {
-                        started_async.map(|(_, r)| match r {
-                            Ok(pid) => format!(
-                                "started in the background (pid {pid}); not waited for, not merged"
-                            ),
-                            Err(e) => format!("could not start: {e}"),
-                        })
-                    }),
+                ran: ran.map(|(run, answer)| ran_text(run, answer)).or_else(|| {
+                    started_async.map(|(_, r)| match r {
+                        Ok(pid) => format!(
+                            "started in the background (pid {pid}); not waited for, not merged"
+                        ),
+                        Err(e) => format!("could not start: {e}"),
+                    })
+                }),
                 answer: ran.map(|(_, a)| a.clone()),
             }
         })
@@ -198,11 +196,11 @@ fn plan_text(config: &Config, index: usize, event: &Event) -> String {
     format!("{program} · timeout {timeout} · {fail}{mode}{rule}")
 }
 
-fn ran_text(hook: &Hook, run: &HookRun, answer: &Answer) -> String {
+fn ran_text(run: &HookRun, answer: &Answer) -> String {
     let ms = run.duration.as_secs_f64() * 1000.0;
     let how = match &run.status {
         // A built-in has no process and no exit status.
-        _ if hook.is_builtin() => format!("in-process after {ms:.2} ms"),
+        _ if run.in_process => format!("in-process after {ms:.2} ms"),
         RunStatus::Exited(code) => format!("exit {code} after {ms:.0} ms"),
         RunStatus::Signaled(sig) => format!(
             "killed by {} after {ms:.0} ms",

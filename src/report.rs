@@ -61,7 +61,7 @@ pub fn build(
                     row["async_pid"] = json!(r.async_pid);
                 }
                 if let Some(run) = r.run {
-                    row["run"] = run_facts(run, hook.is_builtin());
+                    row["run"] = run_facts(run);
                 }
                 if let Some(a) = r.answer {
                     row["answer"] = serde_json::to_value(a).unwrap_or(Value::Null);
@@ -84,7 +84,8 @@ pub fn build(
 }
 
 /// How a hook ran. A built-in ran in-process: no pid, no exit status.
-fn run_facts(run: &HookRun, in_process: bool) -> Value {
+fn run_facts(run: &HookRun) -> Value {
+    let in_process = run.in_process;
     let (exit_code, signal, timed_out, spawn_error) = match &run.status {
         _ if in_process => (None, None, false, None),
         RunStatus::Exited(c) => (Some(*c), None, false, None),

@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         leaked: selector & 2 != 0,
         duration: Duration::from_millis(1),
         pid: None,
+        in_process: false,
     };
     let event = EVENTS[usize::from(selector >> 4) % EVENTS.len()];
     let answer = hookrun::answer::classify(event, "fuzz-hook", &run);

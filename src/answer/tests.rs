@@ -18,6 +18,7 @@ fn run(code: i32, stdout: &str, stderr: &str) -> HookRun {
         leaked: false,
         duration: Duration::from_millis(5),
         pid: None,
+        in_process: false,
     }
 }
 

@@ -84,13 +84,6 @@ pub struct Hook {
 }
 
 impl Hook {
-    /// Whether this hook is a built-in, run in-process (no process, no
-    /// exit status).
-    #[must_use]
-    pub fn is_builtin(&self) -> bool {
-        matches!(self.action, Action::Builtin(_))
-    }
-
     /// A finding about this hook, at its place in its file.
     #[must_use]
     pub fn diagnostic(

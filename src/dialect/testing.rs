@@ -42,6 +42,7 @@ pub(crate) fn finished(status: RunStatus, stdout: &str, stderr: &str) -> HookRun
         leaked: false,
         duration: std::time::Duration::from_millis(5),
         pid: None,
+        in_process: false,
     }
 }
 

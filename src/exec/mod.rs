@@ -87,6 +87,9 @@ pub struct HookRun {
     pub leaked: bool,
     pub duration: Duration,
     pub pid: Option<u32>,
+    /// A built-in evaluated in-process: no process, so `status` is only the
+    /// exit status its answer is read with, not one that happened.
+    pub in_process: bool,
 }
 
 impl HookRun {
@@ -98,6 +101,7 @@ impl HookRun {
             leaked: false,
             duration: started.elapsed(),
             pid: None,
+            in_process: false,
         }
     }
 }
@@ -292,6 +296,7 @@ pub async fn run_one(
         leaked,
         duration: started.elapsed(),
         pid,
+        in_process: false,
     }
 }
 

@@ -144,6 +144,7 @@ pub(super) fn run_builtin(
         leaked: false,
         duration: started.elapsed(),
         pid: None,
+        in_process: true,
     };
     let mut a = answer::classify(&event.name, label, &run);
     if let Verdict::Failed(message) = verdict {
@@ -162,6 +163,7 @@ pub(super) fn placeholder_run() -> HookRun {
         leaked: false,
         duration: Duration::ZERO,
         pid: None,
+        in_process: false,
     }
 }
 

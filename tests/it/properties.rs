@@ -47,6 +47,7 @@ fn answer(hook: Hook) -> Answer {
         leaked: false,
         duration: std::time::Duration::ZERO,
         pid: None,
+        in_process: false,
     };
     hookrun::answer::classify("PreToolUse", "cmd", &run)
 }
