@@ -166,17 +166,10 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// For TOML input: the format to write (Claude Code and Codex share
-    /// `claude`; Gemini counts timeouts in milliseconds).
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub to: Option<ConvertTarget>,
-}
-
-/// `convert --to`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ConvertTarget {
-    Claude,
-    Gemini,
+    /// For TOML input: the agent whose hooks file to write (Claude Code's
+    /// settings shape by default; Gemini counts timeouts in milliseconds).
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub to: Option<crate::dialect::Dialect>,
 }
 
 /// Output formats of `test`.

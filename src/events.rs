@@ -277,7 +277,7 @@ mod tests {
     }
 
     #[test]
-    fn pydantic_names_map_to_claude_names() {
+    fn snake_case_names_map_to_the_model_names() {
         assert_eq!(canonical_name("pre_tool_use"), "PreToolUse");
         assert_eq!(
             canonical_name("post_tool_use_failure"),

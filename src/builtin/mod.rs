@@ -13,14 +13,10 @@
 //! would have done, and allows.
 //!
 //! Each guard is one file implementing `Guard` with a registry `ENTRY`
-//! (name, summary, constructor from its options); `REGISTRY` lists them. A
-//! new guard is one new file and one line in `REGISTRY`.
+//! (name, summary, constructor from its options); the `guards!` line
+//! declares and lists them. A new guard is one new file and its name there.
 
-pub mod dangerous;
 pub mod guard;
-pub mod log_tools;
-pub mod paths;
-pub mod redact;
 pub mod shell;
 mod tools;
 
@@ -32,13 +28,17 @@ use serde_json::{Map, Value, json};
 use crate::event::Event;
 pub use guard::{Entry, Guard, Verdict};
 
-/// Every built-in guard, in the order they are listed.
-pub static REGISTRY: &[Entry] = &[
-    dangerous::ENTRY,
-    paths::ENTRY,
-    redact::ENTRY,
-    log_tools::ENTRY,
-];
+/// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one
+/// list: a new guard is one file and its name here.
+macro_rules! guards {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every built-in guard, in the order they are listed.
+        pub static REGISTRY: &[Entry] = &[$($module::ENTRY,)*];
+    };
+}
+guards!(dangerous, paths, redact, log_tools);
 
 /// The names of the built-ins.
 pub fn names() -> impl Iterator<Item = &'static str> {

@@ -26,10 +26,15 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
     let result = match (is_json, foreign, args.to) {
         (true, Some((root, agent)), _) => crate::dialect::convert::to_toml(&root, agent),
         (true, None, _) => crate::convert::claude_to_toml(&text),
-        (false, _, Some(crate::cli::ConvertTarget::Gemini)) => {
-            crate::dialect::convert::toml_to_gemini(&args.path)
-        }
-        (false, _, _) => crate::convert::toml_to_claude(&args.path),
+        (false, _, None) => crate::convert::toml_to_claude(&args.path),
+        (false, _, Some(agent)) => match crate::dialect::protocol(agent).hooks_file_writer() {
+            Some(write) => write(&args.path),
+            None => Err(format!(
+                "hookrun cannot write a {} hooks file; `--to` takes {}",
+                agent.as_str(),
+                crate::dialect::writable_names().join(", ")
+            )),
+        },
     };
     let c = result.map_err(|message| Error::Convert {
         path: args.path.clone(),

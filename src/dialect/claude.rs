@@ -182,6 +182,10 @@ impl super::protocol::Protocol for Claude {
         super::id::Dialect::Claude
     }
 
+    fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
+        Some(crate::convert::toml_to_claude)
+    }
+
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
         crate::answer::classify(event, label, run)
     }

@@ -81,6 +81,10 @@ impl super::protocol::Protocol for Codex {
         super::id::Dialect::Codex
     }
 
+    fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
+        Some(crate::convert::toml_to_claude)
+    }
+
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
         classify(event, label, run)
     }

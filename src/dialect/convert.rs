@@ -1,12 +1,12 @@
-//! Converting Gemini CLI and Cursor hook configs to hookrun TOML, and
-//! hookrun TOML to Gemini's. Codex's `hooks.json` has Claude Code's shape
+//! Converting Gemini CLI and Cursor hook configs to hookrun TOML (hookrun
+//! TOML to Gemini's is `gemini::settings`). Codex's `hooks.json` has Claude Code's shape
 //! and converts as Claude Code settings do.
 //!
 //! Units are converted, not copied: Gemini counts timeouts in
 //! **milliseconds** (copying Claude Code's seconds into Gemini's field is a
 //! known bug of converters elsewhere), Cursor and hookrun in seconds.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::convert::Converted;
 
@@ -15,7 +15,9 @@ use crate::convert::Converted;
 pub fn agent_of(root: &Value) -> Option<crate::dialect::id::Dialect> {
     let hooks = root.get("hooks")?.as_object()?;
     if hooks.keys().any(|k| {
-        crate::dialect::gemini::EVENTS.iter().any(|(g, _)| g == k)
+        crate::dialect::gemini::events::EVENTS
+            .iter()
+            .any(|(g, _)| g == k)
             && crate::events::info(k).is_none()
     }) {
         return Some(crate::dialect::id::Dialect::Gemini);
@@ -66,7 +68,7 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
     for (event, entries) in hooks {
         let (model, implied_matcher) = if gemini {
             (
-                crate::dialect::gemini::EVENTS
+                crate::dialect::gemini::events::EVENTS
                     .iter()
                     .find(|(g, _)| g == event)
                     .map_or(event.as_str(), |(_, m)| m),
@@ -167,83 +169,4 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
         text: out,
         warnings,
     })
-}
-
-/// hookrun TOML → Gemini settings JSON, timeouts in milliseconds.
-///
-/// # Errors
-/// The TOML is not a valid hookrun config.
-pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
-    let options = crate::config::LoadOptions {
-        explicit: false,
-        default_fail_mode: crate::config::FailMode::Open,
-    };
-    let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
-    let mut warnings = Vec::new();
-    let mut events: Map<String, Value> = Map::new();
-    for hook in &config.hooks {
-        let command = match &hook.action {
-            crate::config::Action::Command {
-                command,
-                args: None,
-            } => command.clone(),
-            crate::config::Action::Command {
-                command,
-                args: Some(a),
-            } => std::iter::once(command.clone())
-                .chain(a.iter().cloned())
-                .collect::<Vec<_>>()
-                .join(" "),
-            crate::config::Action::Builtin(b) => format!("hookrun builtin {}", b.name),
-            crate::config::Action::Unsupported { kind } => {
-                warnings.push(format!(
-                    "`{}`: a {kind} cannot be expressed: not converted",
-                    hook.origin.key
-                ));
-                continue;
-            }
-        };
-        if hook.fail_mode == crate::config::FailMode::Closed {
-            warnings.push(format!(
-                "`{}`: Gemini has no fail-closed hooks: `fail_mode` not converted",
-                hook.origin.key
-            ));
-        }
-        for event in &hook.events {
-            let name = crate::dialect::gemini::EVENTS
-                .iter()
-                .find(|(_, m)| m == event)
-                .map_or(event.as_str(), |(g, _)| g);
-            let mut h = json!({"type": "command", "command": command});
-            if let Some(n) = &hook.name {
-                h["name"] = Value::String(n.clone());
-            }
-            if let Some(t) = hook.timeout {
-                h["timeout"] = json!(u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
-            }
-            if !hook.env.is_empty() {
-                h["env"] = Value::Object(
-                    hook.env
-                        .iter()
-                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                        .collect(),
-                );
-            }
-            let mut group = json!({"hooks": [h]});
-            if config.order_of(event) == crate::config::Order::Sequential {
-                group["sequential"] = Value::Bool(true);
-            }
-            if let Some(m) = &hook.matcher {
-                group["matcher"] = Value::String(m.pattern().to_owned());
-            }
-            if let Value::Array(list) = events
-                .entry(name.to_owned())
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                list.push(group);
-            }
-        }
-    }
-    let text = serde_json::to_string_pretty(&json!({"hooks": events})).unwrap_or_default() + "\n";
-    Ok(Converted { text, warnings })
 }

@@ -3,47 +3,75 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A hook protocol.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dialect {
-    #[default]
-    Claude,
-    Codex,
-    PydanticDeep,
-    Gemini,
-    Cursor,
-    Copilot,
-}
-
-impl Dialect {
-    /// The name used in configs and on the command line.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Claude => "claude",
-            Dialect::Codex => "codex",
-            Dialect::PydanticDeep => "pydantic-deep",
-            Dialect::Gemini => "gemini",
-            Dialect::Cursor => "cursor",
-            Dialect::Copilot => "copilot",
+/// The one list of dialects, in the order events are recognised (Claude
+/// Code, whose event model hookrun uses, is the fallback and recognises
+/// nothing itself): the variant, its name in configs and on the command
+/// line, the file under `dialect/` and the type in it that implements it, and whether it
+/// shares Claude Code's event model and wire format. Adding a dialect is one
+/// file under `dialect/` and one line here; `Dialect`, the `mod` line and
+/// `dialect::REGISTRY` are generated from it.
+macro_rules! dialects {
+    ($then:ident) => {
+        $then! {
+            Claude "claude" claude::Claude, true;
+            Codex "codex" codex::Codex, true;
+            PydanticDeep "pydantic-deep" pydantic::PydanticDeep, false;
+            Gemini "gemini" gemini::Gemini, false;
+            Copilot "copilot" copilot::Copilot, false;
+            Cursor "cursor" cursor::Cursor, false;
         }
-    }
+    };
+}
+pub(crate) use dialects;
 
-    /// Claude Code and Codex share the event model and the wire format.
-    #[must_use]
-    pub fn is_claude_like(self) -> bool {
-        matches!(self, Dialect::Claude | Dialect::Codex)
+/// Generates `Dialect` from the list.
+macro_rules! define_dialect {
+    ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal;)*) => {
+        /// A hook protocol.
+        #[derive(
+            Debug,
+            Clone,
+            Copy,
+            PartialEq,
+            Eq,
+            Serialize,
+            Deserialize,
+            clap::ValueEnum,
+            schemars::JsonSchema,
+        )]
+        pub enum Dialect {
+            $(
+                #[serde(rename = $name)]
+                #[value(name = $name)]
+                $variant,
+            )*
+        }
+
+        impl Dialect {
+            /// The name used in configs and on the command line.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Dialect::$variant => $name,)*
+                }
+            }
+
+            /// Whether this agent shares Claude Code's event model and wire
+            /// format.
+            #[must_use]
+            pub fn is_claude_like(self) -> bool {
+                match self {
+                    $(Dialect::$variant => $claude_like,)*
+                }
+            }
+        }
+    };
+}
+dialects!(define_dialect);
+
+impl Default for Dialect {
+    /// Claude Code's contract is the one the others copied.
+    fn default() -> Self {
+        Dialect::Claude
     }
 }

@@ -8,15 +8,9 @@
 //! rules, so existing hook scripts run unchanged. `input = "…"` on a hook
 //! asks for another dialect.
 
-pub mod claude;
-pub mod codex;
 pub mod convert;
-pub mod copilot;
-pub mod cursor;
-pub mod gemini;
 pub mod id;
 pub mod protocol;
-pub mod pydantic;
 mod shared;
 #[cfg(test)]
 mod testing;
@@ -30,15 +24,16 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::event::Event;
 
-/// Every dialect, in the order events are recognised.
-static REGISTRY: &[&dyn Protocol] = &[
-    &pydantic::PydanticDeep,
-    &gemini::Gemini,
-    &copilot::Copilot,
-    &cursor::Cursor,
-    &codex::Codex,
-    &claude::Claude,
-];
+/// Generates the dialects' `mod` lines and `REGISTRY` from the one list in `id`.
+macro_rules! define_registry {
+    ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal;)*) => {
+        $(pub mod $module;)*
+
+        /// Every dialect, in the order events are recognised.
+        static REGISTRY: &[&dyn Protocol] = &[$(&$module::$imp,)*];
+    };
+}
+id::dialects!(define_registry);
 
 /// The implementation of a dialect.
 #[must_use]
@@ -48,6 +43,16 @@ pub fn protocol(dialect: Dialect) -> &'static dyn Protocol {
         .copied()
         .find(|p| p.id() == dialect)
         .unwrap_or(&claude::Claude)
+}
+
+/// The dialects whose hooks file `convert --to` can write.
+#[must_use]
+pub fn writable_names() -> Vec<&'static str> {
+    REGISTRY
+        .iter()
+        .filter(|p| p.hooks_file_writer().is_some())
+        .map(|p| p.id().as_str())
+        .collect()
 }
 
 /// Who sent this event (`--dialect` overrides it).

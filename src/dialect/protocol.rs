@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use super::id::Dialect;
 use crate::answer::Answer;
+use crate::convert::Converted;
 use crate::decision::Decision;
 use crate::event::Event;
 use crate::events::Family;
@@ -53,6 +54,13 @@ pub trait Protocol: Sync {
         None
     }
 
+    /// How a hookrun TOML config is written as this agent's hooks file
+    /// (`hookrun convert --to`); `None` where hookrun cannot write that
+    /// agent's format.
+    fn hooks_file_writer(&self) -> Option<HooksFileWriter> {
+        None
+    }
+
     /// Reads one finished hook run by this agent's rules, as an answer in
     /// hookrun's terms.
     fn classify(&self, event: &str, label: &str, run: &HookRun, reading: &Reading) -> Answer;
@@ -60,6 +68,9 @@ pub trait Protocol: Sync {
     /// Renders the merged decision in this agent's shape.
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered;
 }
+
+/// Converts the hookrun TOML config at a path into an agent's hooks file.
+pub type HooksFileWriter = fn(&std::path::Path) -> Result<Converted, String>;
 
 /// What reading a hook's run may depend on besides the run itself.
 #[derive(Debug, Clone, Copy)]

@@ -18,17 +18,10 @@ use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
 use crate::rendered::Rendered;
 
-/// Gemini event names and hookrun's.
-pub const EVENTS: &[(&str, &str)] = &[
-    ("BeforeTool", "PreToolUse"),
-    ("AfterTool", "PostToolUse"),
-    ("BeforeAgent", "UserPromptSubmit"),
-    ("AfterAgent", "Stop"),
-    ("PreCompress", "PreCompact"),
-    ("BeforeModel", "BeforeModel"),
-    ("AfterModel", "AfterModel"),
-    ("BeforeToolSelection", "BeforeToolSelection"),
-];
+pub mod events;
+pub mod settings;
+
+pub use events::EVENTS;
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
@@ -204,6 +197,10 @@ impl super::protocol::Protocol for Gemini {
         super::id::Dialect::Gemini
     }
 
+    fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
+        Some(settings::toml_to_gemini)
+    }
+
     fn detects(&self, obj: &Map<String, Value>) -> bool {
         let name = obj
             .get("hook_event_name")
@@ -231,5 +228,5 @@ impl super::protocol::Protocol for Gemini {
 }
 
 #[cfg(test)]
-#[path = "tests/gemini.rs"]
+#[path = "../tests/gemini.rs"]
 mod tests;

@@ -1,0 +1,85 @@
+//! hookrun TOML written as Gemini CLI's settings `hooks` block: `hookrun
+//! convert --to gemini`. Gemini counts timeouts in **milliseconds**.
+
+use serde_json::{Map, Value, json};
+
+use crate::convert::Converted;
+
+/// hookrun TOML → Gemini settings JSON, timeouts in milliseconds.
+///
+/// # Errors
+/// The TOML is not a valid hookrun config.
+pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
+    let options = crate::config::LoadOptions {
+        explicit: false,
+        default_fail_mode: crate::config::FailMode::Open,
+    };
+    let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
+    let mut warnings = Vec::new();
+    let mut events: Map<String, Value> = Map::new();
+    for hook in &config.hooks {
+        let command = match &hook.action {
+            crate::config::Action::Command {
+                command,
+                args: None,
+            } => command.clone(),
+            crate::config::Action::Command {
+                command,
+                args: Some(a),
+            } => std::iter::once(command.clone())
+                .chain(a.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
+            crate::config::Action::Builtin(b) => format!("hookrun builtin {}", b.name),
+            crate::config::Action::Unsupported { kind } => {
+                warnings.push(format!(
+                    "`{}`: a {kind} cannot be expressed: not converted",
+                    hook.origin.key
+                ));
+                continue;
+            }
+        };
+        if hook.fail_mode == crate::config::FailMode::Closed {
+            warnings.push(format!(
+                "`{}`: Gemini has no fail-closed hooks: `fail_mode` not converted",
+                hook.origin.key
+            ));
+        }
+        for event in &hook.events {
+            let name = super::events::EVENTS
+                .iter()
+                .find(|(_, m)| m == event)
+                .map_or(event.as_str(), |(g, _)| g);
+            let mut h = json!({"type": "command", "command": command});
+            if let Some(n) = &hook.name {
+                h["name"] = Value::String(n.clone());
+            }
+            if let Some(t) = hook.timeout {
+                h["timeout"] = json!(u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
+            }
+            if !hook.env.is_empty() {
+                h["env"] = Value::Object(
+                    hook.env
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect(),
+                );
+            }
+            let mut group = json!({"hooks": [h]});
+            if config.order_of(event) == crate::config::Order::Sequential {
+                group["sequential"] = Value::Bool(true);
+            }
+            if let Some(m) = &hook.matcher {
+                group["matcher"] = Value::String(m.pattern().to_owned());
+            }
+            if let Value::Array(list) = events
+                .entry(name.to_owned())
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                list.push(group);
+            }
+        }
+    }
+    let text = serde_json::to_string_pretty(&json!({"hooks": events})).unwrap_or_default() + "\n";
+    Ok(Converted { text, warnings })
+}
