@@ -99,3 +99,18 @@ pub(super) fn lock_exclusive(file: File) -> Result<LockedFile, LockError> {
 pub(super) fn has_execute_permission(meta: &Metadata) -> bool {
     meta.permissions().mode() & 0o111 != 0
 }
+
+pub(super) fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool> {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+
+    let stdin = std::io::stdin();
+    // Rounded up, so a wait never ends just before the deadline.
+    let wait = PollTimeout::try_from(timeout.as_millis() + 1).unwrap_or(PollTimeout::MAX);
+    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+    match poll(&mut fds, wait) {
+        Ok(0) => Ok(false),
+        Ok(_) | Err(nix::errno::Errno::EINTR) => Ok(true),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -2,6 +2,7 @@
 //! caller. Each case states its outcome; time bounds only guard against
 //! hangs and are generous.
 
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -197,6 +198,39 @@ fn a_caller_that_never_closes_stdin_is_bounded() {
         out.stderr
     );
     assert!(out.elapsed < Duration::from_secs(20), "{:?}", out.elapsed);
+}
+
+#[test]
+fn an_event_written_in_pieces_with_pauses_is_read_whole() {
+    // The read waits for stdin between pieces; every piece must be kept,
+    // including ones larger than one read.
+    let t = pre(json!([cmd("cat > got.json")]));
+    let config = t.path().join("settings-1.json");
+    let start = Instant::now();
+    let mut child = Command::new(BIN)
+        .args(["run", "--stdin-timeout", "30", "--config"])
+        .arg(&config)
+        .current_dir(t.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let padding = "p".repeat(40_000);
+    let event = format!(
+        r#"{{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"ls"}},"pad":"{padding}"}}"#
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    for piece in event.as_bytes().chunks(15_000) {
+        stdin.write_all(piece).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(stdin);
+    let out = finish(child, start);
+    assert_eq!(out.code, 0, "{out:?}");
+    let got = std::fs::read_to_string(t.path().join("got.json")).unwrap();
+    assert_eq!(got.trim_end(), event, "the hook got a different event");
 }
 
 #[test]
