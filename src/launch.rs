@@ -61,18 +61,23 @@ pub fn spec_for(
         }
         s
     };
-    let program = match args {
-        None => Program::Shell(command.clone()),
-        Some(args) => Program::Exec {
+    let speaks = crate::dialect::protocol(hook.input.unwrap_or(event.dialect));
+    let program = match (args, speaks.shell()) {
+        (None, None) => Program::Shell(command.clone()),
+        (None, Some((shell, mut flags))) => {
+            flags.push(command.clone());
+            Program::Exec {
+                program: shell,
+                args: flags,
+            }
+        }
+        (Some(args), _) => Program::Exec {
             program: substitute(command),
             args: args.iter().map(|a| substitute(a)).collect(),
         },
     };
-    let mut env = vec![
-        ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
-        (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
-    ];
-    env.extend(crate::dialect::protocol(hook.input.unwrap_or(event.dialect)).hook_env(project_dir));
+    let mut env = vec![(DEPTH_VAR.to_owned(), (depth + 1).to_string())];
+    env.extend(speaks.hook_env(project_dir));
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {
         input: Arc::clone(&event.bytes),

@@ -158,7 +158,6 @@ esac
 
 DELIBERATE_REASONS = "hookrun keeps every deny/block reason, in config order"
 DELIBERATE_CONTEXTS = "several additionalContexts reach the model as one message"
-ISSUE_12_STDOUT = "issue 12: plain stdout context is labelled `hook additional context`"
 
 # Differences first seen by these scenarios (not yet filed as issues).
 
@@ -387,8 +386,7 @@ def _user_prompt_submit() -> list[Scenario]:
         return Scenario(name=f"prompt-{name}", hooks=hooks, script=ONE_BASH, **kw)
 
     return [
-        s("plain-stdout", on("UserPromptSubmit", cmd("echo prompt context from stdout")),
-          known=ISSUE_12_STDOUT),
+        s("plain-stdout", on("UserPromptSubmit", cmd("echo prompt context from stdout"))),
         s("additional-context",
           on("UserPromptSubmit",
              cmd(say(specific("UserPromptSubmit", additionalContext="prompt ctx"))))),
@@ -416,8 +414,7 @@ def _session_start() -> list[Scenario]:
         return Scenario(name=f"session-start-{name}", hooks=hooks, script=ONE_BASH, **kw)
 
     return [
-        s("plain-stdout", on("SessionStart", cmd("echo session context from stdout")),
-          known=ISSUE_12_STDOUT),
+        s("plain-stdout", on("SessionStart", cmd("echo session context from stdout"))),
         s("additional-context",
           on("SessionStart",
              cmd(say(specific("SessionStart", additionalContext="session ctx"))))),

@@ -131,7 +131,6 @@ SCENARIOS: list[Scenario] = [
         name="pre-exit2-stderr",
         hooks={"PreToolUse": [group(command("echo 'blocked: no writes' >&2; exit 2"))]},
         script=Script(),
-        known="issue 12: exit-2 stderr carries hookrun's `[<command>]: ` label",
     ),
     Scenario(
         # Exit 2 blocks in Codex only with a reason on stderr.
@@ -173,7 +172,6 @@ SCENARIOS: list[Scenario] = [
             additionalContext="writes are frozen until Monday",
         ))))]},
         script=Script(),
-        known="issue 12: additionalContext given with a deny is lost (deny rendered as exit 2)",
     ),
     Scenario(
         # `codex exec` shows a systemMessage nowhere (no hook events in --json).
@@ -300,7 +298,6 @@ SCENARIOS: list[Scenario] = [
         name="post-exit2-stderr",
         hooks={"PostToolUse": [group(command("echo 'lint failed' >&2; exit 2"))]},
         script=Script(),
-        known="issue 12: exit-2 stderr carries hookrun's `[<command>]: ` label",
     ),
     Scenario(
         # Codex replaces the tool output with the stopReason and goes on.
@@ -375,7 +372,6 @@ SCENARIOS: list[Scenario] = [
         hooks={"Stop": [group(command("python3 hooks/stop_once_exit2.py"))]},
         files={"hooks/stop_once_exit2.py": STOP_ONCE_EXIT2},
         script=Script(answers=("done", "tests pass, done")),
-        known="issue 12: exit-2 stderr carries hookrun's `[<command>]: ` label",
     ),
     Scenario(
         name="session-end-runs",
@@ -386,8 +382,6 @@ SCENARIOS: list[Scenario] = [
         name="session-end-default-timeout",
         hooks={"SessionEnd": [group(command("sleep 1.2; " + mark("session-end")))]},
         script=Script(),
-        known="issue 12: default SessionEnd timeout is about 1 s in Codex, 1.5 s (Claude Code's) "
-              "in hookrun",
     ),
     # ---- how the hook process itself is run
     Scenario(
@@ -396,13 +390,11 @@ SCENARIOS: list[Scenario] = [
                "PostToolUse": [group(command("python3 hooks/stdin.py"))]},
         files={"hooks/stdin.py": HOOK_STDIN},
         script=Script(),
-        known="issue 12: hookrun ends the event on stdin with a newline, Codex does not",
     ),
     Scenario(
         name="hook-shell-bash-syntax",
         hooks={"PreToolUse": [group(command(f"if [[ -n x ]]; then {answer(DENY)}; fi"))]},
         script=Script(),
-        known="issue 12: Codex runs hooks with `$SHELL -lc` (bash), hookrun with `/bin/sh -c`",
     ),
     Scenario(
         name="hook-env-project-dir",
@@ -410,7 +402,6 @@ SCENARIOS: list[Scenario] = [
             'printf "%s" "${CLAUDE_PROJECT_DIR-unset}" > project-dir.txt'
         ))]},
         script=Script(),
-        known="issue 12: hookrun sets CLAUDE_PROJECT_DIR for hooks, Codex does not",
     ),
     Scenario(
         name="handler-if-field",

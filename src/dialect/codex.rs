@@ -17,19 +17,49 @@ use crate::rendered::Rendered;
 
 /// Codex's reading of one hook: as Claude Code's, except that an exit 2
 /// with an empty stderr does not block ("exited with code 2 but did not
-/// write a blocking reason"): the hook failed.
+/// write a blocking reason": the hook failed), and that an exit-2 block's
+/// reason is the hook's stderr as written: Codex puts it before the model
+/// verbatim (`Command blocked by PreToolUse hook: <stderr>`), without
+/// Claude Code's `[<command>]: ` label.
 #[must_use]
 pub fn classify(event: &str, label: &str, run: &crate::exec::HookRun) -> crate::answer::Answer {
-    if run.status == crate::exec::RunStatus::Exited(2)
-        && String::from_utf8_lossy(&run.stderr.bytes).trim().is_empty()
-    {
+    let stderr = String::from_utf8_lossy(&run.stderr.bytes);
+    if run.status == crate::exec::RunStatus::Exited(2) && stderr.trim().is_empty() {
         let mut failed = run.clone();
         failed.status = crate::exec::RunStatus::Exited(1);
         let mut a = crate::answer::classify(event, label, &failed);
         a.notice = Some("exited with code 2 but did not write a blocking reason".into());
         return a;
     }
-    crate::answer::classify(event, label, run)
+    let mut a = crate::answer::classify(event, label, run);
+    let labelled = format!("[{label}]: ");
+    if let Some(reason) = a
+        .blocking_error
+        .as_mut()
+        .filter(|b| b.starts_with(&labelled))
+    {
+        *reason = stderr.trim().to_owned();
+    }
+    a
+}
+
+/// Keys of a rendered answer that only say what exit 2 says by itself.
+const BLOCK_ONLY_KEYS: &[&str] = &["decision", "reason"];
+const BLOCK_ONLY_SPECIFIC: &[&str] = &[
+    "hookEventName",
+    "permissionDecision",
+    "permissionDecisionReason",
+];
+
+/// Whether a rendered JSON answer says more than its block: on exit 2 Codex
+/// reads only stderr, so anything more (a context, a message) would be lost.
+fn says_more_than_the_block(out: &serde_json::Map<String, Value>) -> bool {
+    out.iter().any(|(k, v)| match (k.as_str(), v) {
+        ("hookSpecificOutput", Value::Object(hso)) => hso
+            .keys()
+            .any(|k| !BLOCK_ONLY_SPECIFIC.contains(&k.as_str())),
+        (k, _) => !BLOCK_ONLY_KEYS.contains(&k),
+    })
 }
 
 #[must_use]
@@ -68,6 +98,12 @@ pub fn render(
     }
     if let Ok(Value::Object(mut o)) = serde_json::from_str::<Value>(&r.stdout) {
         o.remove("suppressOutput");
+        // Codex honours a JSON block at exit 0 and reads only stderr at exit
+        // 2: when the answer carries more than the block, exit 0 so that all
+        // of it arrives.
+        if r.exit_code == 2 && says_more_than_the_block(&o) {
+            r.exit_code = 0;
+        }
         r.stdout = Value::Object(o).to_string();
     }
     r
@@ -83,6 +119,31 @@ impl super::protocol::Protocol for Codex {
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
         Some(crate::convert::toml_to_claude)
+    }
+
+    fn default_timeout(&self, event: &str) -> Option<std::time::Duration> {
+        // Codex gives SessionEnd hooks about a second.
+        (event == "SessionEnd").then(|| std::time::Duration::from_secs(1))
+    }
+
+    fn hook_env(&self, _project_dir: &str) -> Vec<(String, String)> {
+        // Codex sets no project-directory variable for its hooks.
+        Vec::new()
+    }
+
+    fn shell(&self) -> Option<(String, Vec<String>)> {
+        // Codex runs a hook's command line with the user's login shell.
+        let shell = std::env::var("SHELL")
+            .ok()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "/bin/sh".to_owned());
+        Some((shell, vec!["-lc".to_owned()]))
+    }
+
+    fn payload(&self, event: &Event) -> Option<Vec<u8>> {
+        // Codex writes the event without a trailing newline.
+        let bytes = event.bytes.as_slice();
+        Some(bytes.strip_suffix(b"\n").unwrap_or(bytes).to_vec())
     }
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {

@@ -42,10 +42,17 @@ pub trait Protocol: Sync {
         None
     }
 
-    /// Environment variables that hooks speaking this dialect expect, beyond
-    /// the ones every hook gets.
-    fn hook_env(&self, _project_dir: &str) -> Vec<(String, String)> {
-        Vec::new()
+    /// Environment variables that hooks speaking this dialect get from their
+    /// agent, beyond hookrun's own `HOOKRUN_DEPTH` and the hook's `env`:
+    /// Claude Code's `CLAUDE_PROJECT_DIR` by default.
+    fn hook_env(&self, project_dir: &str) -> Vec<(String, String)> {
+        vec![("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned())]
+    }
+
+    /// The interpreter and its flags for a hook given as a shell command
+    /// line; `None`: `/bin/sh -c`, as Claude Code.
+    fn shell(&self) -> Option<(String, Vec<String>)> {
+        None
     }
 
     /// What a hook speaking this dialect reads on stdin when it is not the

@@ -2,9 +2,13 @@
 //! transparency: with `order = "sequential"`, hookrun gives the outcome
 //! pydantic-deep would give running the hooks itself.
 
+use std::io::Write;
+use std::process::Stdio;
+use std::time::Instant;
+
 use serde_json::{Value, json};
 
-use crate::support::{HookTest, Out};
+use crate::support::{HookTest, Out, finish};
 
 const SEQ: &str = "[defaults]\norder = \"sequential\"\n";
 
@@ -430,6 +434,41 @@ fn codex_exit_2_needs_a_reason_on_stderr() {
     let out = run("echo stop >&2; exit 2");
     assert_eq!(out.code, 2);
     assert!(!out.stderr.trim().is_empty());
+}
+
+/// Codex's reason reaches the model verbatim, its hooks run in the user's
+/// login shell (bash syntax works), without `CLAUDE_PROJECT_DIR`, and read
+/// the event without a trailing newline.
+#[test]
+fn codex_hooks_run_and_answer_as_under_codex() {
+    let t = HookTest::new().toml(concat!(
+        "[[hooks]]\nevent = \"PreToolUse\"\n",
+        "command = '''cat > stdin.json; printf %s \"${CLAUDE_PROJECT_DIR-unset}\" > pd.txt; ",
+        "if [[ -n x ]]; then echo 'read-only tree' >&2; exit 2; fi'''\n",
+    ));
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": t.path()});
+    let t = t.args(&["--dialect", "codex"]);
+    let mut cmd = t.command();
+    cmd.env_remove("CLAUDE_PROJECT_DIR")
+        .env("SHELL", "/bin/bash")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(ev.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = finish(child, Instant::now());
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.stderr.lines().next(), Some("read-only tree"), "{out:?}");
+    assert_eq!(out.hso()["permissionDecisionReason"], "read-only tree");
+    let dir = std::path::PathBuf::from(ev["cwd"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("pd.txt")).unwrap(),
+        "unset"
+    );
+    let stdin = std::fs::read_to_string(dir.join("stdin.json")).unwrap();
+    assert!(stdin.ends_with('}'), "{stdin:?}");
 }
 
 #[test]

@@ -214,8 +214,12 @@ impl super::protocol::Protocol for Gemini {
     }
 
     fn hook_env(&self, project_dir: &str) -> Vec<(String, String)> {
-        // Gemini's hooks know the project directory by its own name.
-        vec![("GEMINI_PROJECT_DIR".to_owned(), project_dir.to_owned())]
+        // Gemini's hooks know the project directory by its own name, and by
+        // Claude Code's.
+        vec![
+            ("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned()),
+            ("GEMINI_PROJECT_DIR".to_owned(), project_dir.to_owned()),
+        ]
     }
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {

@@ -26,9 +26,9 @@ fn classify_rows() {
     let no_reason = "exited with code 2 but did not write a blocking reason";
     let rows = [
         (
-            "exit 2 with stderr: a block, as Claude Code",
+            "exit 2 with stderr: a block whose reason is the stderr as written (Codex shows it to the model verbatim)",
             exited(2, "", "why"),
-            json!({"outcome": "blocking", "blocking_error": "[cmd]: why", "status": 2}),
+            json!({"outcome": "blocking", "blocking_error": "why", "status": 2}),
         ),
         (
             "exit 2 without stderr: a failure, with Codex's message",
@@ -99,6 +99,30 @@ fn render_rows() {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}),
             vec!["no".to_owned()],
             2,
+        ),
+        (
+            "deny with a context: exit 0 with the JSON deny, which Codex honours, so the context arrives too",
+            ev("PreToolUse"),
+            {
+                let mut d = t::permission(Deny, "no");
+                d.contexts.push("read the docs".into());
+                d
+            },
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no", "additionalContext": "read the docs"}}),
+            vec!["no".to_owned()],
+            0,
+        ),
+        (
+            "a block with a system message: exit 0, the JSON carries both",
+            ev("Stop"),
+            {
+                let mut d = t::block("go on");
+                d.system_messages.push("note".into());
+                d
+            },
+            json!({"decision": "block", "reason": "go on", "systemMessage": "note"}),
+            vec!["go on".to_owned(), "hookrun: note".to_owned()],
+            0,
         ),
         (
             "deny with a blank reason: `blocked by hook` first on stderr (Codex needs one)",
@@ -228,4 +252,24 @@ fn precompact_text_that_is_json_is_reserialised() {
         let r = Codex.render(&event, Family::Outside, &d, &[]);
         assert_eq!((r.stdout.as_str(), r.exit_code), (printed, 0), "{rule}");
     }
+}
+
+/// What Codex's hooks get from Codex: the event without a trailing newline,
+/// no project-directory variable, the user's login shell.
+#[test]
+fn hooks_run_as_codex_runs_them() {
+    let ev = t::event(
+        Dialect::Codex,
+        &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let payload = Codex.payload(&ev).unwrap();
+    assert_eq!(payload.last(), Some(&b'}'));
+    assert_eq!(payload, ev.bytes.strip_suffix(b"\n").unwrap());
+    assert!(Codex.hook_env("/p").is_empty());
+    let (_, flags) = Codex.shell().unwrap();
+    assert_eq!(flags, vec!["-lc".to_owned()]);
+    assert_eq!(
+        Codex.default_timeout("SessionEnd"),
+        Some(std::time::Duration::from_secs(1))
+    );
 }

@@ -90,7 +90,10 @@ fn detect_and_normalize_rows() {
 fn hooks_get_gemini_project_dir() {
     assert_eq!(
         Gemini.hook_env("/p"),
-        vec![("GEMINI_PROJECT_DIR".to_owned(), "/p".to_owned())]
+        vec![
+            ("CLAUDE_PROJECT_DIR".to_owned(), "/p".to_owned()),
+            ("GEMINI_PROJECT_DIR".to_owned(), "/p".to_owned())
+        ]
     );
 }
 
