@@ -155,6 +155,9 @@ pub struct Recognised {
     pub caller_event: String,
     pub mapped: Option<String>,
     pub fields: Map<String, Value>,
+    /// The event's name was replaced by a forced one (`--event`): the hooks'
+    /// bytes must be written anew.
+    pub renamed: bool,
 }
 
 /// Builds the event from the caller's bytes and what its dialect made of
@@ -176,6 +179,7 @@ pub fn build<'a>(
         caller_event,
         mapped,
         mut fields,
+        renamed,
     } = recognised;
     if !dialect.is_claude_like() && mapped.is_none() && forced_name.is_none() {
         return Err(Error::Event(format!(
@@ -193,7 +197,7 @@ pub fn build<'a>(
             )));
         }
     };
-    let mut rewritten = false;
+    let mut rewritten = renamed;
     let name = match (forced_name, given) {
         (Some(forced), given) => {
             if given.as_deref() != Some(forced) {

@@ -50,6 +50,19 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
             return Err(e.closed_if(config.any_closed));
         }
     };
+    if let Some(forced) = &args.event
+        && event.info.is_none()
+        && !config.hooks.iter().any(|h| h.events.contains(&event.name))
+    {
+        // A typo in `--event` would otherwise match nothing and allow.
+        let near = crate::events::nearest(forced)
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_default();
+        return Err(Error::Usage(format!(
+            "--event `{forced}` is no agent's event name, and no hook is configured under it{near}"
+        ))
+        .closed_if(config.any_closed));
+    }
     run_event(&config, &event, depth, args.report.as_deref(), started)
 }
 

@@ -86,7 +86,21 @@ pub fn read_event_as<'a>(
     forced_dialect: Option<Dialect>,
 ) -> Result<Event, Error> {
     let raw: std::borrow::Cow<'a, [u8]> = raw.into();
-    let fields = crate::event::object_of(&raw)?;
+    let mut fields = crate::event::object_of(&raw)?;
+    // A forced name (`--event`) stands where the event's own name would,
+    // so that every agent's names are recognised and mapped alike.
+    let mut renamed = false;
+    if let Some(name) = forced_name {
+        let key = if !fields.contains_key("hook_event_name")
+            && fields.get("event").is_some_and(Value::is_string)
+        {
+            "event"
+        } else {
+            "hook_event_name"
+        };
+        renamed = fields.get(key).and_then(Value::as_str) != Some(name);
+        fields.insert(key.into(), Value::String(name.to_owned()));
+    }
     let dialect = forced_dialect.unwrap_or_else(|| detect(&fields));
     let caller_event = fields
         .get("hook_event_name")
@@ -95,11 +109,16 @@ pub fn read_event_as<'a>(
         .unwrap_or("")
         .to_owned();
     let (mapped, fields) = protocol(dialect).normalize(fields);
+    let forced_name = forced_name.map(|given| match &mapped {
+        Some(m) if crate::events::info(m).is_some() => m.clone(),
+        _ => given.to_owned(),
+    });
     let recognised = crate::event::Recognised {
         dialect,
         caller_event,
         mapped,
         fields,
+        renamed,
     };
-    crate::event::build(raw, forced_name, recognised)
+    crate::event::build(raw, forced_name.as_deref(), recognised)
 }

@@ -479,3 +479,71 @@ fn gemini_hooks_get_their_project_dir_variable() {
     assert_eq!(t.run().code, 0);
     assert_eq!(t.read("g.txt"), t.path().display().to_string());
 }
+
+/// `--event` takes every agent's own names and maps them as the event's own
+/// field would be: a guard sees the mapped event whoever sent it.
+#[test]
+fn forced_event_names_of_every_agent_are_mapped() {
+    let guard = "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\nfail_mode = \"closed\"\n";
+    let cases = [
+        (
+            "preToolUse",
+            json!({"toolName": "bash", "toolArgs": "{\"command\":\"rm -rf ~\"}", "cwd": "/tmp", "timestamp": 1}),
+        ),
+        (
+            "BeforeTool",
+            json!({"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf ~"}, "cwd": "/tmp"}),
+        ),
+        (
+            "beforeShellExecution",
+            json!({"command": "rm -rf ~", "cwd": "/tmp"}),
+        ),
+        (
+            "pre_tool_use",
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}, "cwd": "/tmp"}),
+        ),
+        (
+            "PreToolUse",
+            json!({"hook_event_name": "Stop", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}, "cwd": "/tmp"}),
+        ),
+    ];
+    for (name, event) in cases {
+        let out = HookTest::new()
+            .toml(guard)
+            .stdin(event.to_string().as_bytes())
+            .args(&["--event", name])
+            .run();
+        assert_eq!(out.code, 2, "--event {name}: {out:?}");
+        assert!(out.stdout.contains("dangerous"), "--event {name}: {out:?}");
+    }
+}
+
+/// An `--event` that names nothing is an error (a block when closed), unless
+/// hooks are configured under that exact name.
+#[test]
+fn an_unknown_forced_event_is_an_error_unless_hooks_use_it() {
+    let ev = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
+    let open = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n")
+        .stdin(ev.as_bytes())
+        .args(&["--event", "PreToolUs"])
+        .run();
+    assert_eq!(open.code, 1, "{open:?}");
+    assert!(
+        open.stderr.contains("did you mean `PreToolUse`"),
+        "{open:?}"
+    );
+    let closed = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\nfail_mode = \"closed\"\n")
+        .stdin(ev.as_bytes())
+        .args(&["--event", "PreToolUs"])
+        .run();
+    assert_eq!(closed.code, 2, "{closed:?}");
+    let custom = HookTest::new()
+        .toml("[[hooks]]\nevent = \"MyCheckpoint\"\ncommand = \"echo mark > ran.txt\"\n")
+        .stdin(ev.as_bytes())
+        .args(&["--event", "MyCheckpoint"]);
+    let out = custom.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(custom.read("ran.txt").trim(), "mark");
+}
