@@ -77,7 +77,6 @@ impl Merger<'_> {
             )
         {
             self.d.contexts.push(plain.clone());
-            self.d.plain_contexts += 1;
         }
         if let Some(ctx) = hso.and_then(|h| nonempty(h.get("additionalContext"))) {
             self.d.contexts.push(ctx);

@@ -65,11 +65,6 @@ pub struct Decision {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<Map<String, Value>>,
     pub contexts: Vec<String>,
-    /// How many of `contexts` are hooks' plain stdout (SessionStart,
-    /// UserPromptSubmit): when they are all of them, Claude Code's renderer
-    /// can pass them on as plain text, as Claude Code shows a hook's.
-    #[serde(skip)]
-    pub plain_contexts: usize,
     pub system_messages: Vec<String>,
     pub prevent_continuation: bool,
     pub stop_reasons: Vec<String>,

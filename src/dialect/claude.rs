@@ -2,14 +2,10 @@
 //! what Claude Code must read from a single command hook to act as if it had
 //! run every configured hook itself: one JSON object, valid under the
 //! event's output schema, carrying the whole result by itself; exit 2 with
-//! the reason on stderr when the result blocks. Two exceptions print plain
-//! text, because Claude Code treats a hook's plain stdout differently from
-//! any JSON field: PreCompact, where Claude Code appends a successful hook's
-//! raw stdout to the compaction instructions (unless it blocks, hookrun
-//! prints the hooks' text and nothing else); and SessionStart and
-//! UserPromptSubmit when the hooks' only contributions are plain-stdout
-//! contexts (Claude Code shows those as `<Event>:<source> hook success:
-//! <text>`, not as an `additionalContext`).
+//! the reason on stderr when the result blocks. The one exception is
+//! PreCompact, where Claude Code appends a successful hook's raw stdout to the
+//! compaction instructions: there, unless it blocks, hookrun prints the
+//! hooks' text and nothing else.
 
 use serde_json::{Map, Value};
 
@@ -106,12 +102,7 @@ pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> 
         }
         _ => {}
     }
-    // Only plain-stdout contexts, and nothing else to say: plain text, which
-    // Claude Code shows as it shows a hook's own plain stdout.
-    let plain_only = !d.contexts.is_empty()
-        && d.plain_contexts == d.contexts.len()
-        && (d.contexts.len() == 1 || !reads_as_json(&d.contexts.join("\n")));
-    if !d.contexts.is_empty() && !plain_only {
+    if !d.contexts.is_empty() {
         hso.insert("additionalContext".into(), d.contexts.join("\n").into());
     }
     for (k, v) in &d.specific {
@@ -147,36 +138,12 @@ pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> 
             },
         );
     }
-    if plain_only {
-        if out.is_empty() && !blocks {
-            return Rendered {
-                stdout: d.contexts.join("\n"),
-                stderr,
-                exit_code: 0,
-            };
-        }
-        // Something else must travel as JSON: the texts become one
-        // `additionalContext`.
-        let hso = out
-            .entry("hookSpecificOutput")
-            .or_insert_with(|| serde_json::json!({"hookEventName": event}));
-        if let Value::Object(hso) = hso {
-            hso.insert("additionalContext".into(), d.contexts.join("\n").into());
-        }
-    }
     let stdout = serde_json::to_string(&Value::Object(out)).unwrap_or_else(|_| "{}".to_owned());
     Rendered {
         stdout,
         stderr,
         exit_code: if blocks { 2 } else { 0 },
     }
-}
-
-/// Whether Claude Code would try to read this stdout as a JSON object
-/// (spec 5.1): several hooks' plain texts joined must not turn into one.
-fn reads_as_json(text: &str) -> bool {
-    let t = text.trim();
-    t.starts_with('{') && t.ends_with('}')
 }
 
 /// Drops fields the event's variant does not have, so the output always
