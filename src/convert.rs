@@ -15,12 +15,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-/// The result of a conversion: the new text and what could not be carried.
-#[derive(Debug, Clone)]
-pub struct Converted {
-    pub text: String,
-    pub warnings: Vec<String>,
-}
+pub use crate::dialect::convert::Converted;
 
 #[derive(Debug, Serialize)]
 struct TomlDoc {

@@ -78,9 +78,86 @@ fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
     })?;
     if is_toml(path, &text) {
         toml_file::load(path, &text, options)
+    } else if let Some(foreign) = crate::dialect::convert::read_foreign(path, &text) {
+        foreign_layer(path, &text, foreign, options)
     } else {
         claude::load(path, &text, options)
     }
+}
+
+/// Another agent's hooks file (Gemini CLI's settings, Cursor's
+/// `hooks.json`): loaded as the hookrun TOML it converts to, with every hook
+/// and finding pointed back at its key and line in the original file.
+fn foreign_layer(
+    path: &Path,
+    text: &str,
+    foreign: Result<crate::dialect::convert::Foreign, String>,
+    options: LoadOptions,
+) -> Result<Layer, Error> {
+    let problem = |message: String, key: Option<String>| {
+        let at = key
+            .as_deref()
+            .and_then(|k| json_locate::locate(text, k))
+            .map(|o| crate::error::line_col(text, o));
+        Error::Config(Box::new(crate::error::ConfigProblem {
+            code: Code::WrongShape,
+            at: crate::error::Location {
+                path: path.to_owned(),
+                line: at.map(|(l, _)| l),
+                column: at.map(|(_, c)| c),
+            },
+            key,
+            message,
+            fix: None,
+        }))
+    };
+    let foreign = foreign.map_err(|m| problem(m, None))?;
+    // The key of the original entry behind the TOML's `hooks[N]`.
+    let original = |key: &str| -> Option<String> {
+        let rest = key.strip_prefix("hooks[")?;
+        let (n, tail) = rest.split_once(']')?;
+        let origin = foreign.origins.get(n.parse::<usize>().ok()?)?;
+        Some(format!("{origin}{tail}"))
+    };
+    let mut layer = toml_file::load(path, &foreign.toml, options).map_err(|e| match e {
+        Error::Config(p) => {
+            let key = p.key.as_deref().and_then(original);
+            problem(
+                format!("{} (read as a {} hooks file)", p.message, foreign.agent),
+                key,
+            )
+        }
+        other => other,
+    })?;
+    let locate =
+        |key: &str| json_locate::locate(text, key).map(|o| crate::error::line_col(text, o));
+    for (hook, key) in layer.hooks.iter_mut().zip(&foreign.origins) {
+        hook.origin.key.clone_from(key);
+        hook.origin.line_col = locate(key);
+    }
+    for d in layer.notices.iter_mut().chain(layer.warnings.iter_mut()) {
+        let key = d.key.as_deref().and_then(original);
+        let at = key.as_deref().and_then(locate);
+        d.key = key;
+        d.line = at.map(|(l, _)| l);
+        d.column = at.map(|(_, c)| c);
+    }
+    for w in foreign.warnings {
+        let (key, message) = match w.strip_prefix('`').and_then(|r| r.split_once("`: ")) {
+            Some((k, m)) => (Some(k.to_owned()), m.to_owned()),
+            None => (None, w.clone()),
+        };
+        let code = if message.starts_with("unknown") {
+            Code::UnknownEvent
+        } else {
+            Code::Unsupported
+        };
+        let at = key.as_deref().and_then(locate);
+        let mut d = Diagnostic::new(code, path, message).at(at);
+        d.key = key;
+        layer.warnings.push(d);
+    }
+    Ok(layer)
 }
 
 /// Loads every file for `check`: a file that cannot be used becomes a

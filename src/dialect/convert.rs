@@ -8,7 +8,12 @@
 
 use serde_json::Value;
 
-use crate::convert::Converted;
+/// The result of a conversion: the new text and what could not be carried.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
 
 /// Which agent a JSON hooks file belongs to, from its event names.
 #[must_use]
@@ -23,9 +28,11 @@ pub fn agent_of(root: &Value) -> Option<crate::dialect::id::Dialect> {
         return Some(crate::dialect::id::Dialect::Gemini);
     }
     if root.get("version").is_some()
-        || hooks
-            .keys()
-            .any(|k| crate::dialect::cursor::EVENTS.iter().any(|(c, _)| c == k))
+        || hooks.keys().any(|k| {
+            crate::dialect::cursor::events::EVENTS
+                .iter()
+                .any(|(c, _)| c == k)
+        })
     {
         return Some(crate::dialect::id::Dialect::Cursor);
     }
@@ -49,10 +56,63 @@ fn secs(v: f64) -> String {
 /// # Errors
 /// The file is not such a config.
 pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Converted, String> {
-    let hooks = root
-        .get("hooks")
-        .and_then(Value::as_object)
-        .ok_or("`hooks` is not an object")?;
+    convert_hooks(root, agent).map(|(c, _)| c)
+}
+
+/// The agent whose hooks file lives at this path, where the path says it:
+/// `.gemini/settings.json`, `.cursor/hooks.json`.
+fn agent_of_path(path: &std::path::Path) -> Option<crate::dialect::id::Dialect> {
+    let dir = path.parent()?.file_name()?.to_str()?;
+    let name = path.file_name()?.to_str()?;
+    match (dir, name) {
+        (".gemini", "settings.json") => Some(crate::dialect::id::Dialect::Gemini),
+        (".cursor", "hooks.json") => Some(crate::dialect::id::Dialect::Cursor),
+        _ => None,
+    }
+}
+
+/// A foreign agent's hooks file, read for `run`, `check`, `explain` and
+/// `test` as the hookrun TOML it converts to, with where each hook came from.
+#[derive(Debug)]
+pub struct Foreign {
+    /// The agent the file belongs to.
+    pub agent: &'static str,
+    /// The hookrun TOML the file means.
+    pub toml: String,
+    /// The JSON key of each `[[hooks]]` entry of `toml`, in order.
+    pub origins: Vec<String>,
+    /// Entries that could not be carried over, each naming its key.
+    pub warnings: Vec<String>,
+}
+
+/// Reads a JSON hooks file of an agent whose format is not Claude Code's
+/// (Gemini CLI's settings, Cursor's `hooks.json`), recognised by its event
+/// names; `None` for Claude Code's shape (Codex's `hooks.json` too) and for
+/// text that is not JSON (the Claude Code reader reports it).
+#[must_use]
+pub fn read_foreign(path: &std::path::Path, text: &str) -> Option<Result<Foreign, String>> {
+    let root: Value = serde_json::from_str(text).ok()?;
+    let agent = agent_of_path(path).or_else(|| agent_of(&root))?;
+    Some(convert_hooks(&root, agent).map(|(c, origins)| Foreign {
+        agent: agent.as_str(),
+        toml: c.text,
+        origins,
+        warnings: c.warnings,
+    }))
+}
+
+/// The conversion, with the JSON key of each hook written.
+fn convert_hooks(
+    root: &Value,
+    agent: crate::dialect::id::Dialect,
+) -> Result<(Converted, Vec<String>), String> {
+    let mut origins = Vec::new();
+    let empty = serde_json::Map::new();
+    let hooks = match root.get("hooks") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(hooks)) => hooks,
+        Some(_) => return Err("`hooks` is not an object keyed by event name".to_owned()),
+    };
     let mut out = format!(
         "# Converted from a {} hooks config by `hookrun convert`.\n",
         agent.as_str()
@@ -66,6 +126,23 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
     let mut sequential = Vec::new();
     let mut body = String::new();
     for (event, entries) in hooks {
+        let known = if gemini {
+            crate::dialect::gemini::events::EVENTS
+                .iter()
+                .any(|(g, _)| g == event)
+        } else {
+            crate::dialect::cursor::events::EVENTS
+                .iter()
+                .any(|(c, _)| c == event)
+        };
+        if !known && crate::events::info(event).is_none() {
+            warnings.push(format!(
+                "`hooks.{event}`: unknown {} event `{event}`: skipped, as {} skips it",
+                agent.as_str(),
+                agent.as_str()
+            ));
+            continue;
+        }
         let (model, implied_matcher) = if gemini {
             (
                 crate::dialect::gemini::events::EVENTS
@@ -75,7 +152,7 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
                 None,
             )
         } else {
-            let model = crate::dialect::cursor::EVENTS
+            let model = crate::dialect::cursor::events::EVENTS
                 .iter()
                 .find(|(c, _)| c == event)
                 .map_or(event.as_str(), |(_, m)| m);
@@ -129,6 +206,7 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
                     continue;
                 };
                 body.push_str("\n[[hooks]]\n");
+                origins.push(key.clone());
                 if let Some(n) = h.get("name").and_then(Value::as_str) {
                     body.push_str(&format!("name = {}\n", toml_string(n)));
                 }
@@ -165,8 +243,11 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
         out.push_str(&format!("\n[events.{e}]\norder = \"sequential\"\n"));
     }
     out.push_str(&body);
-    Ok(Converted {
-        text: out,
-        warnings,
-    })
+    Ok((
+        Converted {
+            text: out,
+            warnings,
+        },
+        origins,
+    ))
 }

@@ -4,8 +4,8 @@ use serde_json::{Map, Value};
 
 use super::id::Dialect;
 use crate::answer::Answer;
-use crate::convert::Converted;
 use crate::decision::Decision;
+use crate::dialect::convert::Converted;
 use crate::event::Event;
 use crate::events::Family;
 use crate::exec::HookRun;

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod agent_configs;
 mod audit;
 mod bad_input;
 mod builtins;

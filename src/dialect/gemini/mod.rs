@@ -222,6 +222,11 @@ impl super::protocol::Protocol for Gemini {
         ]
     }
 
+    fn shell(&self) -> Option<(String, Vec<String>)> {
+        // Gemini runs a hook's command line with `bash -c` on Unix.
+        Some(("bash".to_owned(), vec!["-c".to_owned()]))
+    }
+
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
         classify(event, label, run)
     }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::convert::Converted;
+use crate::dialect::convert::Converted;
 
 /// hookrun TOML → Gemini settings JSON, timeouts in milliseconds.
 ///

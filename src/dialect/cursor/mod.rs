@@ -15,25 +15,10 @@ use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
 use crate::rendered::Rendered;
 
-/// Cursor event names and hookrun's.
-pub const EVENTS: &[(&str, &str)] = &[
-    ("preToolUse", "PreToolUse"),
-    ("postToolUse", "PostToolUse"),
-    ("postToolUseFailure", "PostToolUseFailure"),
-    ("beforeShellExecution", "PreToolUse"),
-    ("afterShellExecution", "PostToolUse"),
-    ("beforeMCPExecution", "PreToolUse"),
-    ("afterMCPExecution", "PostToolUse"),
-    ("beforeReadFile", "PreToolUse"),
-    ("afterFileEdit", "PostToolUse"),
-    ("beforeSubmitPrompt", "UserPromptSubmit"),
-    ("stop", "Stop"),
-    ("sessionStart", "SessionStart"),
-    ("sessionEnd", "SessionEnd"),
-    ("subagentStart", "SubagentStart"),
-    ("subagentStop", "SubagentStop"),
-    ("preCompact", "PreCompact"),
-];
+pub mod events;
+
+pub use events::EVENTS;
+
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
@@ -255,5 +240,5 @@ impl super::protocol::Protocol for Cursor {
 }
 
 #[cfg(test)]
-#[path = "tests/cursor.rs"]
+#[path = "../tests/cursor.rs"]
 mod tests;
