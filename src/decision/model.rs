@@ -79,6 +79,11 @@ pub struct Decision {
     pub diagnostics: Vec<String>,
     /// `terminalSequence`s, in config order; Claude Code filters them.
     pub terminal_sequence: String,
+    /// The exit status of each command hook that ran, in config order (1 for
+    /// one killed by a signal, 124 for a timeout): for agents that report
+    /// how many hooks failed by their exit status.
+    #[serde(skip)]
+    pub hook_exit_codes: Vec<i32>,
 }
 
 impl Decision {

@@ -62,6 +62,16 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
     if let Some(chain) = chained {
         chain.apply(&event.name, &mut eval.decision);
     }
+    eval.decision.hook_exit_codes = eval
+        .runs
+        .iter()
+        .filter(|r| !r.in_process && r.pid.is_some())
+        .map(|r| match r.status {
+            crate::exec::RunStatus::Exited(code) => code,
+            crate::exec::RunStatus::TimedOut => 124,
+            crate::exec::RunStatus::Signaled(_) | crate::exec::RunStatus::SpawnFailed(_) => 1,
+        })
+        .collect();
 
     let mut notices: Vec<String> = config.notices.iter().map(ToString::to_string).collect();
     notices.extend(eval.plan.notices.iter().cloned());

@@ -207,19 +207,24 @@ fn gemini_golden_cases_and_observed_quirks() {
         r#"printf '{"decision":"deny","reason":"no shell"}'"#,
         before_tool(),
     );
-    assert_eq!(deny.code, 2, "{deny:?}");
+    // The JSON carries the deny; exit 0 because no hook failed (Gemini
+    // counts a non-zero exit as a failed hook).
+    assert_eq!(deny.code, 0, "{deny:?}");
     assert_eq!(deny.json()["decision"], "deny");
     assert_eq!(deny.json()["reason"], "no shell");
+    // The JSON on stdout carries Gemini's reading; the exit status is the
+    // hook's, so that Gemini counts and warns as it would alone.
     // Observed: stdout JSON wins over exit 2.
-    assert_eq!(
-        gemini("echo '{}'; echo blocked >&2; exit 2", before_tool()).code,
-        0
-    );
+    let json_wins = gemini("echo '{}'; echo blocked >&2; exit 2", before_tool());
+    assert_eq!(json_wins.code, 2, "{json_wins:?}");
+    assert_eq!(json_wins.json().get("decision"), None);
     // Observed: exit 2 without output allows.
-    assert_eq!(gemini("exit 2", before_tool()).code, 0);
+    let silent = gemini("exit 2", before_tool());
+    assert_eq!((silent.code, silent.json()), (2, json!({})));
     // Observed: exit 1 warns and allows.
     let warn = gemini("echo careful >&2; exit 1", before_tool());
-    assert_eq!(warn.code, 0);
+    assert_eq!(warn.code, 1);
+    assert_eq!(warn.json().get("decision"), None);
     assert!(
         warn.json()["systemMessage"]
             .as_str()
@@ -229,8 +234,12 @@ fn gemini_golden_cases_and_observed_quirks() {
     // Observed (documented as a warning): exit 3 with text denies.
     let three = gemini("echo warn text; exit 3", before_tool());
     assert_eq!(
-        (three.code, three.json()["reason"].as_str()),
-        (2, Some("warn text"))
+        (
+            three.code,
+            three.json()["decision"].as_str(),
+            three.json()["reason"].as_str()
+        ),
+        (3, Some("deny"), Some("warn text"))
     );
     // tool_input is merged over the input.
     let merged = gemini(
@@ -399,10 +408,14 @@ fn convert_gemini_and_cursor_configs_with_their_units() {
     // Gemini's regex matcher `shell` matches `run_shell_command` after conversion.
     let ev = json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}, "cwd": t.path()});
     let run = HookTest::new()
-        .raw_config("h.toml", &toml.replace("./check.sh", "touch {dir}/ran"))
+        .raw_config("h.toml", &toml.replace("./check.sh", "touch ran"))
         .stdin(ev.to_string().as_bytes());
     let out = run.run();
     assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        t.path().join("ran").exists(),
+        "the converted hook did not run"
+    );
     let cursor = t.path().join("hooks.json");
     std::fs::write(&cursor, r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh", "timeout": 10, "failClosed": true}]}}"#).unwrap();
     let toml = convert(&[cursor.to_str().unwrap()]);
@@ -513,7 +526,10 @@ fn forced_event_names_of_every_agent_are_mapped() {
             .stdin(event.to_string().as_bytes())
             .args(&["--event", name])
             .run();
-        assert_eq!(out.code, 2, "--event {name}: {out:?}");
+        // Gemini reads the deny from the JSON (exit 0: no hook failed).
+        let code = if name == "BeforeTool" { 0 } else { 2 };
+        assert_eq!(out.code, code, "--event {name}: {out:?}");
+        assert!(out.stdout.contains("deny"), "--event {name}: {out:?}");
         assert!(out.stdout.contains("dangerous"), "--event {name}: {out:?}");
     }
 }

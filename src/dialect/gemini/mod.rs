@@ -132,8 +132,8 @@ fn translate(event: &str, obj: &Map<String, Value>) -> Value {
     out
 }
 
-/// The merged decision in Gemini's shape; exit 2 (and the reason on
-/// stderr) when it blocks, the JSON carrying the block too.
+/// The merged decision in Gemini's shape: the JSON carries everything; the
+/// exit status mirrors the hooks' (see below).
 #[must_use]
 pub fn render(
     event: &crate::event::Event,
@@ -185,8 +185,23 @@ pub fn render(
         }
     }
     let _ = gemini_name(&event.name);
-    let code = if d.blocked { 2 } else { 0 };
-    super::shared::rendered(&out, code, Some(&reason), notices)
+    // Gemini reads stdout JSON first whatever the exit status, and counts a
+    // hook that exits non-zero as failed (`Hook execution for X: 0
+    // succeeded, 1 failed`, a warning on exit 1): the JSON carries the
+    // decision, and the exit status is the first non-zero one of the hooks,
+    // so that one hook through hookrun shows what it shows alone.
+    let code = d
+        .hook_exit_codes
+        .iter()
+        .copied()
+        .find(|c| *c != 0)
+        .map_or(0, |c| u8::try_from(c).unwrap_or(1));
+    let mut r = super::shared::rendered(&out, 0, None, notices);
+    r.exit_code = code;
+    if code != 0 && d.blocked {
+        r.stderr.insert(0, reason);
+    }
+    r
 }
 
 /// Gemini CLI: recognised by its own event names (those Claude Code does not share).

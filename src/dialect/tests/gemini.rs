@@ -344,20 +344,56 @@ fn render_rows() {
     };
     let rows = [
         (
-            "BeforeTool deny: decision and reason, exit 2",
+            "BeforeTool deny from hooks that exited 0: the JSON decides, exit 0 (no hook failed)",
             ev("BeforeTool"),
             t::permission(Deny, "no"),
+            json!({"decision": "deny", "reason": "no"}),
+            vec![],
+            0,
+        ),
+        (
+            "deny from a hook that exited 2: exit 2, the reason on stderr, as Gemini counts it failed",
+            ev("BeforeTool"),
+            {
+                let mut d = t::permission(Deny, "no");
+                d.hook_exit_codes = vec![0, 2];
+                d
+            },
             json!({"decision": "deny", "reason": "no"}),
             vec!["no"],
             2,
         ),
         (
-            "deny without a reason: an empty line on stderr",
+            "a hook that exited 1: allowed with its warning, exit 1 so that Gemini warns",
+            ev("BeforeTool"),
+            {
+                let mut d = Decision::default();
+                d.system_messages.push("Warning: broke".into());
+                d.hook_exit_codes = vec![1];
+                d
+            },
+            json!({"systemMessage": "Warning: broke"}),
+            vec![],
+            1,
+        ),
+        (
+            "a silent exit 2: nothing decided, exit 2 (Gemini allows and warns)",
+            ev("BeforeTool"),
+            Decision {
+                hook_exit_codes: vec![2],
+                ..Decision::default()
+            },
+            json!({}),
+            vec![],
+            2,
+        ),
+        (
+            "deny without a reason",
             ev("BeforeTool"),
             t::permission(Deny, ""),
             json!({"decision": "deny"}),
-            vec![""],
-            2,
+            vec![],
+            0,
         ),
         (
             "ask: with its reason, exit 0",
@@ -392,12 +428,12 @@ fn render_rows() {
             0,
         ),
         (
-            "AfterAgent block: a deny, exit 2",
+            "AfterAgent block: a deny, exit 0 (the JSON carries it)",
             ev("AfterAgent"),
             t::block("again"),
             json!({"decision": "deny", "reason": "again"}),
-            vec!["again"],
-            2,
+            vec![],
+            0,
         ),
         (
             "AfterTool context: additionalContext",
