@@ -19,7 +19,11 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
     let foreign = if is_json {
         serde_json::from_str::<serde_json::Value>(&text)
             .ok()
-            .and_then(|v| crate::dialect::convert::agent_of(&v).map(|a| (v, a)))
+            .and_then(|v| {
+                crate::dialect::convert::agent_of_path(&args.path)
+                    .or_else(|| crate::dialect::convert::agent_of(&v))
+                    .map(|a| (v, a))
+            })
     } else {
         None
     };

@@ -61,7 +61,8 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
 
 /// The agent whose hooks file lives at this path, where the path says it:
 /// `.gemini/settings.json`, `.cursor/hooks.json`.
-fn agent_of_path(path: &std::path::Path) -> Option<crate::dialect::id::Dialect> {
+#[must_use]
+pub fn agent_of_path(path: &std::path::Path) -> Option<crate::dialect::id::Dialect> {
     let dir = path.parent()?.file_name()?.to_str()?;
     let name = path.file_name()?.to_str()?;
     match (dir, name) {

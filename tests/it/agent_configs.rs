@@ -97,3 +97,19 @@ fn codex_hooks_json_is_read_as_claude_codes_shape() {
     assert_eq!(out.code, 2, "{out:?}");
     assert_eq!(out.stderr.lines().next(), Some("no"), "{out:?}");
 }
+
+#[test]
+fn convert_recognises_a_gemini_file_with_only_shared_events_by_its_path() {
+    let t = HookTest::new().file(
+        ".gemini/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi", "timeout": 3000}]}]}}"#,
+    );
+    let out = std::process::Command::new(crate::support::BIN)
+        .arg("convert")
+        .arg(t.path().join(".gemini/settings.json"))
+        .output()
+        .unwrap();
+    let toml = String::from_utf8_lossy(&out.stdout);
+    assert!(toml.contains("timeout = 3\n"), "3000 ms is 3 s: {toml}");
+    assert!(toml.contains("input = \"gemini\""), "{toml}");
+}
