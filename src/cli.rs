@@ -268,7 +268,11 @@ pub struct RunArgs {
     #[arg(long = "config", short = 'c', value_name = "PATH")]
     pub configs: Vec<PathBuf>,
 
-    /// The event name, when the JSON has no `hook_event_name` (or to override it).
+    /// The event name, when the JSON has no `hook_event_name` (or to override
+    /// it): any agent's own name (`preToolUse`, `BeforeTool`,
+    /// `beforeShellExecution`, …), mapped as the event's own field would be.
+    /// A name that is no agent's event and that no hook is configured under
+    /// is an error (a block when a hook fails closed).
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
 
