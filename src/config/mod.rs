@@ -142,20 +142,18 @@ fn foreign_layer(
         d.line = at.map(|(l, _)| l);
         d.column = at.map(|(_, c)| c);
     }
-    for w in foreign.warnings {
-        let (key, message) = match w.strip_prefix('`').and_then(|r| r.split_once("`: ")) {
-            Some((k, m)) => (Some(k.to_owned()), m.to_owned()),
-            None => (None, w.clone()),
-        };
-        let code = if message.starts_with("unknown") {
+    for skipped in foreign.skipped {
+        let code = if skipped.unknown_event {
             Code::UnknownEvent
         } else {
             Code::Unsupported
         };
-        let at = key.as_deref().and_then(locate);
-        let mut d = Diagnostic::new(code, path, message).at(at);
-        d.key = key;
-        layer.warnings.push(d);
+        let at = locate(&skipped.key);
+        layer.warnings.push(
+            Diagnostic::new(code, path, skipped.why)
+                .at(at)
+                .key(skipped.key),
+        );
     }
     Ok(layer)
 }

@@ -56,7 +56,14 @@ fn secs(v: f64) -> String {
 /// # Errors
 /// The file is not such a config.
 pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Converted, String> {
-    convert_hooks(root, agent).map(|(c, _)| c)
+    convert_hooks(root, agent).map(|f| Converted {
+        text: f.toml,
+        warnings: f
+            .skipped
+            .iter()
+            .map(|s| format!("`{}`: {}", s.key, s.why))
+            .collect(),
+    })
 }
 
 /// The agent whose hooks file lives at this path, where the path says it:
@@ -82,8 +89,19 @@ pub struct Foreign {
     pub toml: String,
     /// The JSON key of each `[[hooks]]` entry of `toml`, in order.
     pub origins: Vec<String>,
-    /// Entries that could not be carried over, each naming its key.
-    pub warnings: Vec<String>,
+    /// Entries that could not be carried over.
+    pub skipped: Vec<Skipped>,
+}
+
+/// An entry of another agent's hooks file that is not carried over.
+#[derive(Debug)]
+pub struct Skipped {
+    /// Its JSON key, e.g. `hooks.BeforeTool[0].hooks[1]`.
+    pub key: String,
+    /// Why, e.g. "no `command`: not converted".
+    pub why: String,
+    /// The entry is an event the agent does not know (the agent skips it too).
+    pub unknown_event: bool,
 }
 
 /// Reads a JSON hooks file of an agent whose format is not Claude Code's
@@ -94,19 +112,11 @@ pub struct Foreign {
 pub fn read_foreign(path: &std::path::Path, text: &str) -> Option<Result<Foreign, String>> {
     let root: Value = serde_json::from_str(text).ok()?;
     let agent = agent_of_path(path).or_else(|| agent_of(&root))?;
-    Some(convert_hooks(&root, agent).map(|(c, origins)| Foreign {
-        agent: agent.as_str(),
-        toml: c.text,
-        origins,
-        warnings: c.warnings,
-    }))
+    Some(convert_hooks(&root, agent))
 }
 
 /// The conversion, with the JSON key of each hook written.
-fn convert_hooks(
-    root: &Value,
-    agent: crate::dialect::id::Dialect,
-) -> Result<(Converted, Vec<String>), String> {
+fn convert_hooks(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Foreign, String> {
     let mut origins = Vec::new();
     let empty = serde_json::Map::new();
     let hooks = match root.get("hooks") {
@@ -118,7 +128,14 @@ fn convert_hooks(
         "# Converted from a {} hooks config by `hookrun convert`.\n",
         agent.as_str()
     );
-    let mut warnings = Vec::new();
+    let mut skipped = Vec::new();
+    let mut skip = |key: String, why: String, unknown_event: bool| {
+        skipped.push(Skipped {
+            key,
+            why,
+            unknown_event,
+        });
+    };
     let gemini = agent == crate::dialect::id::Dialect::Gemini;
     if gemini {
         // Gemini matches tool names with an unanchored regex.
@@ -137,11 +154,15 @@ fn convert_hooks(
                 .any(|(c, _)| c == event)
         };
         if !known && crate::events::info(event).is_none() {
-            warnings.push(format!(
-                "`hooks.{event}`: unknown {} event `{event}`: skipped, as {} skips it",
-                agent.as_str(),
-                agent.as_str()
-            ));
+            skip(
+                format!("hooks.{event}"),
+                format!(
+                    "unknown {} event `{event}`: skipped, as {} skips it",
+                    agent.as_str(),
+                    agent.as_str()
+                ),
+                true,
+            );
             continue;
         }
         let (model, implied_matcher) = if gemini {
@@ -196,14 +217,18 @@ fn convert_hooks(
                     .and_then(Value::as_str)
                     .is_some_and(|t| t != "command")
                 {
-                    warnings.push(format!(
-                        "`{key}`: a `{}` hook cannot be expressed in hookrun TOML: not converted",
-                        h["type"].as_str().unwrap_or("")
-                    ));
+                    skip(
+                        key,
+                        format!(
+                            "a `{}` hook cannot be expressed in hookrun TOML: not converted",
+                            h["type"].as_str().unwrap_or("")
+                        ),
+                        false,
+                    );
                     continue;
                 }
                 let Some(command) = h.get("command").and_then(Value::as_str) else {
-                    warnings.push(format!("`{key}`: no `command`: not converted"));
+                    skip(key, "no `command`: not converted".to_owned(), false);
                     continue;
                 };
                 body.push_str("\n[[hooks]]\n");
@@ -244,11 +269,10 @@ fn convert_hooks(
         out.push_str(&format!("\n[events.{e}]\norder = \"sequential\"\n"));
     }
     out.push_str(&body);
-    Ok((
-        Converted {
-            text: out,
-            warnings,
-        },
+    Ok(Foreign {
+        agent: agent.as_str(),
+        toml: out,
         origins,
-    ))
+        skipped,
+    })
 }
