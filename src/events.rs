@@ -16,7 +16,8 @@ pub enum Family {
     PreTool,
     /// PermissionRequest: only `hookSpecificOutput.decision` counts.
     PermissionRequest,
-    /// UserPromptSubmit, UserPromptExpansion: a block rejects the prompt.
+    /// UserPromptSubmit, UserPromptExpansion: a block rejects the prompt;
+    /// Gemini CLI's BeforeModel and AfterModel: a block aborts the turn.
     Prompt,
     /// SessionStart, Setup, SubagentStart: nothing blocks.
     SessionStart,
@@ -206,10 +207,26 @@ pub static EVENTS: &[EventInfo] = &[
     ev!("WorktreeRemove", None, Narrow, Outside, LONG, false),
 ];
 
+/// Events only another agent sends, under names hookrun keeps as they are
+/// (Gemini CLI's model events, landscape 1.2): none of them has a matcher
+/// field (Gemini runs their hooks whatever the matcher says).
+pub static AGENT_ONLY: &[EventInfo] = &[
+    ev!("BeforeModel", None, Narrow, Prompt, 60_000, false),
+    ev!("AfterModel", None, Narrow, Prompt, 60_000, false),
+    ev!("BeforeToolSelection", None, Narrow, Generic, 60_000, false),
+];
+
 /// The catalogue row for an event's canonical (Claude Code) name.
 #[must_use]
 pub fn info(name: &str) -> Option<&'static EventInfo> {
     EVENTS.iter().find(|e| e.name == name)
+}
+
+/// The catalogue row for an event any supported agent sends: Claude Code's,
+/// or one only another agent has (`AGENT_ONLY`).
+#[must_use]
+pub fn known(name: &str) -> Option<&'static EventInfo> {
+    info(name).or_else(|| AGENT_ONLY.iter().find(|e| e.name == name))
 }
 
 /// The known event nearest to a misspelt name.

@@ -16,7 +16,6 @@ from .common import Scenario
 
 SCRIPT = {"command": "echo ran > tool.txt", "final": "done"}
 
-UNMAPPED = "issue 12: BeforeModel/AfterModel/BeforeToolSelection not mapped"
 TIMEOUT_NOTICE = "issue 12: a timed-out hook shows hookrun's notice, not Gemini's failed-hook warning"
 # Found by this harness: a Gemini hooks file whose events all exist in Claude
 # Code too (SessionStart, SessionEnd) is converted as Claude Code's.
@@ -251,21 +250,55 @@ SCENARIOS = [
         {"BeforeAgent": [group(hook("echo 'prompt rejected' >&2; exit 2"))]},
         SCRIPT, **gemini_known(),
     ),
-    # --- events hookrun does not map (issue 12a) ---------------------------
+    # --- Gemini's model events ---------------------------------------------
     Scenario(
         "before-model-deny",
         {"BeforeModel": [group(hook(answer('{"decision":"deny","reason":"model call refused"}')))]},
-        SCRIPT, **gemini_known(UNMAPPED),
+        SCRIPT, **gemini_known(),
+    ),
+    Scenario(
+        "before-model-exit2-stderr",
+        {"BeforeModel": [group(hook("echo 'no model today' >&2; exit 2"))]},
+        SCRIPT, **gemini_known(),
+    ),
+    Scenario(
+        "before-model-rewrites-request",
+        {"BeforeModel": [group(hook(answer(
+            '{"hookSpecificOutput":{"llm_request":{"config":{"temperature":0.125}}}}', "hook.txt")))]},
+        SCRIPT, **gemini_known(),
+    ),
+    Scenario(
+        "before-model-deny-and-later-allow",
+        {"BeforeModel": [group(hook(answer('{"decision":"deny","reason":"model call refused"}')),
+                               hook(answer('{"decision":"allow"}')))]},
+        SCRIPT, deliberate="a deny wins over a later hook's allow (Gemini: the later field wins)",
     ),
     Scenario(
         "after-model-runs",
         {"AfterModel": [group(hook("printf ran >> after-model.txt; printf '{}'"))]},
-        SCRIPT, **gemini_known(UNMAPPED),
+        SCRIPT, **gemini_known(),
+    ),
+    Scenario(
+        "after-model-deny",
+        {"AfterModel": [group(hook(answer('{"decision":"deny","reason":"response withheld"}')))]},
+        SCRIPT, **gemini_known(),
     ),
     Scenario(
         "before-tool-selection-none",
         {"BeforeToolSelection": [group(hook(answer(
             '{"hookSpecificOutput":{"toolConfig":{"mode":"NONE"}}}', "hook.txt")))]},
-        SCRIPT, **gemini_known(UNMAPPED),
+        SCRIPT, **gemini_known(),
+    ),
+    Scenario(
+        "before-tool-selection-union",
+        {"BeforeToolSelection": [group(
+            hook(answer('{"hookSpecificOutput":{"toolConfig":{"mode":"ANY","allowedFunctionNames":["run_shell_command"]}}}')),
+            hook(answer('{"hookSpecificOutput":{"toolConfig":{"allowedFunctionNames":["read_file"]}}}')))]},
+        SCRIPT, **gemini_known(),
+    ),
+    Scenario(
+        "before-tool-selection-silent",
+        {"BeforeToolSelection": [group(hook("printf ran > hook.txt"))]},
+        SCRIPT, **gemini_known(),
     ),
 ]

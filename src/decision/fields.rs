@@ -52,8 +52,60 @@ impl Merger<'_> {
                         self.d.specific.insert(key.clone(), Value::String(joined));
                     }
                 }
+                "toolConfig" => {
+                    let merged = merge_tool_config(self.d.specific.get(key), value);
+                    self.d.specific.insert(key.clone(), merged);
+                }
                 _ => self.set_specific(key, value.clone(), "a hook"),
             }
         }
     }
+}
+
+/// Gemini CLI's BeforeToolSelection rule (its `mergeToolSelectionOutputs`):
+/// the allowed function names are the union of every hook's, sorted; the
+/// mode is `NONE` if any hook says so (and then no names), else `ANY` if any
+/// hook says so, else `AUTO`. A hook that answered without a `toolConfig`
+/// (an empty object here) still makes the merged config `AUTO`, as Gemini
+/// applies one as soon as any hook answers.
+fn merge_tool_config(prev: Option<&Value>, new: &Value) -> Value {
+    fn mode_rank(mode: &str) -> u8 {
+        match mode {
+            "NONE" => 2,
+            "ANY" => 1,
+            _ => 0,
+        }
+    }
+    let mode_of = |v: Option<&Value>| {
+        v.and_then(|v| v.get("mode"))
+            .and_then(Value::as_str)
+            .unwrap_or("AUTO")
+            .to_owned()
+    };
+    let (a, b) = (mode_of(prev), mode_of(Some(new)));
+    let mode = if mode_rank(&b) > mode_rank(&a) { b } else { a };
+    let mode = match mode.as_str() {
+        "NONE" | "ANY" => mode,
+        _ => "AUTO".to_owned(),
+    };
+    let mut names: Vec<String> = [prev, Some(new)]
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.get("allowedFunctionNames").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    if mode == "NONE" {
+        names.clear();
+    }
+    let mut out = Map::new();
+    out.insert("mode".into(), Value::String(mode));
+    out.insert(
+        "allowedFunctionNames".into(),
+        Value::Array(names.into_iter().map(Value::String).collect()),
+    );
+    Value::Object(out)
 }

@@ -81,6 +81,13 @@ impl Merger<'_> {
         if let Some(ctx) = hso.and_then(|h| nonempty(h.get("additionalContext"))) {
             self.d.contexts.push(ctx);
         }
+        // Gemini's model events' fields (see `dialect::gemini`).
+        if let Some(fields) = json
+            .and_then(|j| j.get("model_fields"))
+            .and_then(Value::as_object)
+        {
+            self.pass_through(Some(fields));
+        }
         match self.family {
             Family::PreTool => self.pre_tool(input, json, hso),
             Family::PermissionRequest => self.permission_request(input, hso),

@@ -170,7 +170,7 @@ pub fn build<'a>(
         Some(r) => r.into(),
     };
     Ok(Event {
-        info: events::info(&name),
+        info: events::known(&name),
         name,
         fields,
         bytes,

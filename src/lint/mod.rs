@@ -108,7 +108,7 @@ fn location(hook: &Hook) -> String {
 }
 
 fn lint_event(hook: &Hook, event: &str, out: &mut Vec<Diagnostic>) {
-    let Some(info) = events::info(event) else {
+    let Some(info) = events::known(event) else {
         let mut d = hook.diagnostic(
             Code::UnknownEvent,
             format!(

@@ -32,6 +32,13 @@ golden! {
     gemini_beforeagent_maps_to_userpromptsubmit_context_is_additionalcontext
     gemini_afteragent_maps_to_stop_a_deny_forces_a_retry
     gemini_precompress_maps_to_precompact
+    gemini_beforemodel_deny_blocks_the_model_call_its_request_rewrite_and_reason_kept
+    gemini_beforemodel_exit_2_blocks_with_stderr_and_a_later_allow_does_not_undo_it
+    gemini_aftermodel_the_later_response_replaces_the_earlier_one
+    gemini_beforetoolselection_unites_function_names_and_none_wins
+    gemini_beforetoolselection_none_empties_the_list
+    gemini_beforetoolselection_any_answer_applies_auto
+    gemini_beforetoolselection_a_silent_hook_gets_an_empty_answer
     gemini_mcp_tools_keep_their_own_names_mcp_server_tool
     cursor_beforereadfile_maps_to_pretooluse_on_read
     cursor_beforemcpexecution_maps_to_pretooluse_with_the_mcp_tool

@@ -51,7 +51,9 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
         _ => 1,
     };
     let parsed = json_of(&stdout).or_else(|| json_of(&stderr));
-    let answer = match parsed {
+    // Gemini has an output for the hook whenever stdout or stderr holds text.
+    let answered = !stdout.trim().is_empty() || !stderr.trim().is_empty();
+    let mut answer = match parsed {
         Some(obj) => translate(event, &obj),
         None => {
             let text = if stdout.trim().is_empty() {
@@ -70,6 +72,17 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
             }
         }
     };
+    if event == "BeforeToolSelection"
+        && answered
+        && answer.pointer("/model_fields/toolConfig").is_none()
+    {
+        // Gemini applies a merged tool config (`AUTO`) as soon as any hook
+        // answered, with or without one of its own.
+        if answer.get("model_fields").is_none() {
+            answer["model_fields"] = json!({});
+        }
+        answer["model_fields"]["toolConfig"] = json!({});
+    }
     super::shared::answer_from_json(event, label, run, &answer, 0)
 }
 
@@ -96,6 +109,11 @@ fn deny(event: &str, reason: &str) -> Value {
     }
 }
 
+/// `hookSpecificOutput` fields of Gemini's model events: BeforeModel's
+/// request rewrite and synthetic response, AfterModel's replacement
+/// response, BeforeToolSelection's tool config.
+const MODEL_FIELDS: &[&str] = &["llm_request", "llm_response", "toolConfig"];
+
 fn translate(event: &str, obj: &Map<String, Value>) -> Value {
     let decision = obj.get("decision").and_then(Value::as_str).unwrap_or("");
     let reason = obj.get("reason").and_then(Value::as_str).unwrap_or("");
@@ -115,6 +133,18 @@ fn translate(event: &str, obj: &Map<String, Value>) -> Value {
         }
     }
     if let Some(hso) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
+        // The model events' own fields pass through to the merge (last in
+        // config order wins, toolConfig is united: `decision::fields`).
+        // They travel beside the Claude-shaped answer (`model_fields`), as
+        // Claude Code's output schema has no place for them.
+        for key in MODEL_FIELDS {
+            if let Some(v) = hso.get(*key).filter(|v| !v.is_null()) {
+                if out.get("model_fields").is_none() {
+                    out["model_fields"] = json!({});
+                }
+                out["model_fields"][*key] = v.clone();
+            }
+        }
         if let Some(input) = hso.get("tool_input").filter(|v| v.is_object()) {
             // Merged over the original input, not a replacement.
             out["merge_input"] = input.clone();
@@ -170,6 +200,11 @@ pub fn render(
             Value::String(d.contexts.join("\n")),
         );
     }
+    for key in MODEL_FIELDS {
+        if let Some(v) = d.specific.get(*key) {
+            hso.insert((*key).to_owned(), v.clone());
+        }
+    }
     if !hso.is_empty() {
         out["hookSpecificOutput"] = Value::Object(hso);
     }
@@ -198,6 +233,13 @@ pub fn render(
         .map_or(0, |c| u8::try_from(c).unwrap_or(1));
     let mut r = super::shared::rendered(&out, 0, None, notices);
     r.exit_code = code;
+    if code == 0 && out.as_object().is_some_and(Map::is_empty) {
+        // Nothing to say is said with nothing, as by a silent hook: an
+        // empty object is an answer to Gemini (on BeforeToolSelection it
+        // applies a tool config). Not at a non-zero status, where Gemini
+        // would read any stderr text as the answer.
+        r.stdout.clear();
+    }
     if code != 0 && d.blocked {
         r.stderr.insert(0, reason);
     }
