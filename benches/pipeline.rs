@@ -22,6 +22,7 @@ fn pipeline(c: &mut Criterion) {
     let options = LoadOptions {
         explicit: false,
         default_fail_mode: FailMode::Open,
+        format: None,
     };
     c.bench_function("load 1000-hook TOML config", |b| {
         b.iter(|| config::load(black_box(std::slice::from_ref(&path)), options).expect("load"))

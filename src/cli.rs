@@ -142,6 +142,13 @@ pub struct BuiltinArgs {
     /// As for `run`.
     #[arg(long, value_enum, value_name = "MODE")]
     pub fail_mode: Option<FailMode>,
+
+    /// The agent whose format JSON config files are in (claude, codex,
+    /// gemini, cursor, copilot), for a file whose path and content do not
+    /// say it: several agents name their file `hooks.json` [default: from
+    /// the path, else the content].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub config_format: Option<crate::dialect::Dialect>,
 }
 
 /// `hookrun audit …`.
@@ -170,6 +177,13 @@ pub struct ConvertArgs {
     /// settings shape by default; Gemini counts timeouts in milliseconds).
     #[arg(long, value_enum, value_name = "AGENT")]
     pub to: Option<crate::dialect::Dialect>,
+
+    /// The agent whose format JSON config files are in (claude, codex,
+    /// gemini, cursor, copilot), for a file whose path and content do not
+    /// say it: several agents name their file `hooks.json` [default: from
+    /// the path, else the content].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub config_format: Option<crate::dialect::Dialect>,
 }
 
 /// Output formats of `test`.
@@ -193,6 +207,13 @@ pub struct TestArgs {
     /// Output format: a line per case, or JUnit XML on stdout (the summary then goes to stderr).
     #[arg(long, value_enum, default_value = "text")]
     pub format: TestFormat,
+
+    /// The agent whose format JSON config files are in (claude, codex,
+    /// gemini, cursor, copilot), for a file whose path and content do not
+    /// say it: several agents name their file `hooks.json` [default: from
+    /// the path, else the content].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub config_format: Option<crate::dialect::Dialect>,
 }
 
 /// Output formats of `explain`.
@@ -236,6 +257,13 @@ pub struct ExplainArgs {
     /// As for `run`.
     #[arg(long, value_enum, value_name = "MODE")]
     pub fail_mode: Option<FailMode>,
+
+    /// The agent whose format JSON config files are in (claude, codex,
+    /// gemini, cursor, copilot), for a file whose path and content do not
+    /// say it: several agents name their file `hooks.json` [default: from
+    /// the path, else the content].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub config_format: Option<crate::dialect::Dialect>,
 }
 
 // Options of `hookrun check`.
@@ -257,12 +285,20 @@ pub struct CheckArgs {
     /// Where relative hook scripts are resolved [default: $CLAUDE_PROJECT_DIR, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub project_dir: Option<PathBuf>,
+
+    /// The agent whose format JSON config files are in (claude, codex,
+    /// gemini, cursor, copilot), for a file whose path and content do not
+    /// say it: several agents name their file `hooks.json` [default: from
+    /// the path, else the content].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub config_format: Option<crate::dialect::Dialect>,
 }
 
 // Options of `hookrun run`.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
-    /// A config file: hookrun TOML or Claude Code settings JSON. Repeatable;
+    /// A config file: hookrun TOML, Claude Code settings JSON, or Codex's,
+    /// Gemini CLI's, Cursor's or Copilot's hooks file. Repeatable;
     /// files layer in order. Without it: $HOOKRUN_CONFIG, ./hookrun.toml,
     /// then Claude Code's settings layers.
     #[arg(long = "config", short = 'c', value_name = "PATH")]
@@ -280,6 +316,13 @@ pub struct RunArgs {
     /// codex, pydantic-deep, gemini, cursor, copilot.
     #[arg(long, value_enum, value_name = "NAME")]
     pub dialect: Option<crate::dialect::Dialect>,
+
+    /// The agent whose format JSON config files are in (claude, codex,
+    /// gemini, cursor, copilot), for a file whose path and content do not
+    /// say it: several agents name their file `hooks.json` [default: from
+    /// the path, else the content].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub config_format: Option<crate::dialect::Dialect>,
 
     /// The fail mode of hooks whose config cannot say it (Claude Code JSON)
     /// and the default for TOML files that do not set one.

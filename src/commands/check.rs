@@ -19,6 +19,7 @@ pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
         LoadOptions {
             explicit: false,
             default_fail_mode: FailMode::Open,
+            format: args.config_format,
         },
     );
     let project_dir = args

@@ -17,13 +17,15 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
     let is_json =
         args.path.extension().is_some_and(|e| e == "json") || text.trim_start().starts_with('{');
     let foreign = if is_json {
-        serde_json::from_str::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|v| {
-                crate::dialect::convert::agent_of_path(&args.path)
-                    .or_else(|| crate::dialect::convert::agent_of(&v))
-                    .map(|a| (v, a))
-            })
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(v) => crate::dialect::convert::format_of(&args.path, &v, args.config_format)
+                .map_err(|message| Error::Convert {
+                    path: args.path.clone(),
+                    message,
+                })?
+                .map(|a| (v, a)),
+            Err(_) => None,
+        }
     } else {
         None
     };

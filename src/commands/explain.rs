@@ -20,6 +20,7 @@ pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
+        format: args.config_format,
     };
     let config = config::load(&paths, options)?;
     let event = read_event(args)?;

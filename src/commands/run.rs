@@ -71,6 +71,7 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
+        format: args.config_format,
     };
     let mut config = config::load(&paths, options)?;
     if discovery == Discovery::ClaudeLayers {

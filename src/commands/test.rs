@@ -25,7 +25,7 @@ pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
     let mut results = Vec::new();
     for file in &files {
         match suite::load(file) {
-            Ok(s) => results.extend(run_suite(&s, args.filter.as_deref())),
+            Ok(s) => results.extend(run_suite(&s, args)),
             Err(e) => results.push(CaseResult::broken(file, "(test file)", &e.to_string())),
         }
     }
@@ -44,7 +44,8 @@ pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
     Ok(u8::from(failed > 0))
 }
 
-fn run_suite(s: &Suite, filter: Option<&str>) -> Vec<CaseResult> {
+fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
+    let filter = args.filter.as_deref();
     let cases: Vec<_> = s
         .cases
         .iter()
@@ -55,6 +56,7 @@ fn run_suite(s: &Suite, filter: Option<&str>) -> Vec<CaseResult> {
         LoadOptions {
             explicit: false,
             default_fail_mode: FailMode::Open,
+            format: args.config_format,
         },
     ) {
         Ok(c) => c,

@@ -78,7 +78,8 @@ fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
     })?;
     if is_toml(path, &text) {
         toml_file::load(path, &text, options)
-    } else if let Some(foreign) = crate::dialect::convert::read_foreign(path, &text) {
+    } else if let Some(foreign) = crate::dialect::convert::read_foreign(path, &text, options.format)
+    {
         foreign_layer(path, &text, foreign, options)
     } else {
         claude::load(path, &text, options)

@@ -223,6 +223,9 @@ pub struct LoadOptions {
     /// The fail mode of hooks whose file cannot say it (Claude JSON), and the
     /// default of TOML files without `[defaults] fail_mode`.
     pub default_fail_mode: FailMode,
+    /// `--config-format`: the agent whose format the JSON config files are
+    /// in, where path and content cannot say it; `None`: detected.
+    pub format: Option<crate::dialect::id::Dialect>,
 }
 
 /// Validates a timeout in seconds: positive and finite, capped like Claude

@@ -423,6 +423,7 @@ mod tests {
         LoadOptions {
             explicit: false,
             default_fail_mode: FailMode::Open,
+            format: None,
         }
     }
 

@@ -60,3 +60,8 @@ pub(crate) fn rendered(
         exit_code,
     }
 }
+
+/// `bash -c`: how Gemini CLI and Copilot CLI run a hook's command line.
+pub(crate) fn bash_c() -> Option<(String, Vec<String>)> {
+    Some(("bash".to_owned(), vec!["-c".to_owned()]))
+}

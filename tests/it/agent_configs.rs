@@ -1,5 +1,6 @@
 //! Other agents' hook files read natively by `run` and `check`: Gemini CLI's
-//! settings, Cursor's `hooks.json`, Codex's `hooks.json` (Claude Code's shape).
+//! settings, Cursor's `hooks.json`, Codex's `hooks.json` (Claude Code's shape),
+//! Copilot's hook files, and a `hooks.json` that could be several.
 
 use serde_json::json;
 
@@ -112,4 +113,107 @@ fn convert_recognises_a_gemini_file_with_only_shared_events_by_its_path() {
     let toml = String::from_utf8_lossy(&out.stdout);
     assert!(toml.contains("timeout = 3\n"), "3000 ms is 3 s: {toml}");
     assert!(toml.contains("input = \"gemini\""), "{toml}");
+}
+
+/// A Copilot hook file: `bash` commands, `timeoutSec`, `cwd`, Copilot's
+/// answer keys at the top level; `powershell`-only and `prompt` hooks are
+/// said to be skipped.
+const COPILOT_HOOKS: &str = r#"{"version": 1, "hooks": {
+  "preToolUse": [
+    {"type": "command", "bash": "cat > ../seen.json; echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm here\"}'", "cwd": "sub", "timeoutSec": 10},
+    {"type": "command", "powershell": "Write-Output hi"}
+  ],
+  "sessionStart": [{"type": "prompt", "prompt": "hello"}]
+}}"#;
+
+#[test]
+fn copilot_hook_files_are_read_with_copilot_names_shell_and_answers() {
+    let t = HookTest::new()
+        .file(".github/hooks/.keep", "")
+        .file("sub/.keep", "")
+        .raw_config(".github/hooks/guard.json", COPILOT_HOOKS);
+    let ev = json!({"hook_event_name": "preToolUse", "toolName": "bash",
+                    "toolArgs": "{\"command\":\"rm -rf ~\"}", "cwd": t.path(), "timestamp": 1});
+    let t = t.stdin(ev.to_string().as_bytes());
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("no rm here"), "{out:?}");
+    // The hook ran in its `cwd` and got the event as Copilot sent it.
+    assert!(t.read("seen.json").contains("\"toolArgs\""), "{out:?}");
+    assert!(out.stderr.contains("powershell"), "{out:?}");
+    assert!(out.stderr.contains("`prompt` hook"), "{out:?}");
+}
+
+#[test]
+fn a_copilot_file_elsewhere_is_recognised_by_its_content() {
+    // `bash` handlers say Copilot wherever the file is; a missing
+    // `timeoutSec` is Copilot's 30 s, not Claude Code's 600 s.
+    let t = HookTest::new().raw_config(
+        "hooks.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "true"}]}}"#,
+    );
+    let ev = json!({"hook_event_name": "preToolUse", "toolName": "bash", "toolArgs": "{}", "cwd": t.path()});
+    let out = t
+        .stdin(ev.to_string().as_bytes())
+        .args(&["--report", "-"])
+        .run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("\"timeout_seconds\": 30.0"), "{out:?}");
+}
+
+/// Events Cursor and Copilot share, and a handler that says neither.
+const AMBIGUOUS: &str = r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "command": "exit 2", "bash": "exit 2"}]}}"#;
+
+#[test]
+fn an_ambiguous_hooks_json_needs_config_format_in_every_command() {
+    let t = HookTest::new().raw_config("hooks.json", AMBIGUOUS);
+    let file = t.path().join("hooks.json");
+    let ev = json!({"hook_event_name": "preToolUse", "toolName": "bash", "toolArgs": "{}", "cwd": t.path()});
+    // run: an error (exit 1) naming the file and the flag, no guessing.
+    let t = t.stdin(ev.to_string().as_bytes());
+    let out = t.run();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("hooks.json"), "{out:?}");
+    assert!(out.stderr.contains("--config-format"), "{out:?}");
+    // With the format named, the file is read and its hook blocks.
+    let t = t.args(&["--config-format", "copilot"]);
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    let cmd = |args: &[&str]| {
+        let o = std::process::Command::new(crate::support::BIN)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        )
+    };
+    let path = file.to_str().unwrap();
+    let (code, text) = cmd(&["check", path]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("--config-format"), "{text}");
+    let (code, text) = cmd(&["check", "--config-format", "cursor", path]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = cmd(&["convert", path]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("--config-format"), "{text}");
+    let (code, text) = cmd(&["convert", "--config-format", "copilot", path]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("input = \"copilot\""), "{text}");
+    let (code, text) = cmd(&[
+        "explain",
+        "-c",
+        path,
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+    ]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("--config-format"), "{text}");
 }

@@ -13,6 +13,7 @@ fn load(path: &Path) -> Config {
         LoadOptions {
             explicit: false,
             default_fail_mode: FailMode::Open,
+            format: None,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -115,6 +116,7 @@ fn valid_configs() -> Vec<PathBuf> {
                 LoadOptions {
                     explicit: false,
                     default_fail_mode: FailMode::Open,
+                    format: None,
                 },
             );
             findings.extend(hookrun::lint::lint(&loaded, Path::new(".")));

@@ -281,7 +281,7 @@ impl super::protocol::Protocol for Gemini {
 
     fn shell(&self) -> Option<(String, Vec<String>)> {
         // Gemini runs a hook's command line with `bash -c` on Unix.
-        Some(("bash".to_owned(), vec!["-c".to_owned()]))
+        super::shared::bash_c()
     }
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {

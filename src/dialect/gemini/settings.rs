@@ -13,6 +13,7 @@ pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
     let options = crate::config::LoadOptions {
         explicit: false,
         default_fail_mode: crate::config::FailMode::Open,
+        format: None,
     };
     let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
     let mut warnings = Vec::new();

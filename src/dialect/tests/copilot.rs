@@ -152,13 +152,22 @@ fn classify_rows() {
             json!({"outcome": "blocking", "blocking_error": "no", "json": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}, "status": 0}),
         ),
         (
-            "Copilot's top-level permissionDecision: not a decision",
+            "Copilot's own top-level permissionDecision: a deny, as Copilot reads it",
             exited(
                 0,
                 r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#,
                 "",
             ),
-            json!({"outcome": "success", "json": {"permissionDecision": "deny", "permissionDecisionReason": "no"}, "status": 0}),
+            json!({"outcome": "blocking", "blocking_error": "no", "json": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}, "status": 0}),
+        ),
+        (
+            "Copilot's modifiedArgs and additionalContext: a rewrite and a context",
+            exited(
+                0,
+                r#"{"modifiedArgs":{"command":"ls"},"additionalContext":"ctx"}"#,
+                "",
+            ),
+            json!({"outcome": "success", "json": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "ls"}, "additionalContext": "ctx"}}, "status": 0}),
         ),
         (
             "exit 1: a non-blocking error",

@@ -12,18 +12,9 @@ use crate::events::Family;
 use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
-const EVENTS: &[(&str, &str)] = &[
-    ("preToolUse", "PreToolUse"),
-    ("postToolUse", "PostToolUse"),
-    ("userPromptSubmitted", "UserPromptSubmit"),
-    ("agentStop", "Stop"),
-    ("subagentStop", "SubagentStop"),
-    ("sessionStart", "SessionStart"),
-    ("sessionEnd", "SessionEnd"),
-    ("errorOccurred", "StopFailure"),
-    ("permissionRequest", "PermissionRequest"),
-    ("notification", "Notification"),
-];
+pub mod events;
+
+pub use events::EVENTS;
 
 /// Copilot's payloads use `toolName` / `toolArgs`, or Copilot-only names.
 #[must_use]
@@ -71,6 +62,56 @@ pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Va
         obj.insert("hook_event_name".into(), Value::String(n.clone()));
     }
     (name, obj)
+}
+
+/// Copilot's own answer keys, top-level where Claude Code nests them.
+const OWN_KEYS: &[&str] = &[
+    "permissionDecision",
+    "permissionDecisionReason",
+    "modifiedArgs",
+    "additionalContext",
+];
+
+/// A hook's run read by Copilot's rules: Claude Code's (exit 2 blocks with
+/// stderr; JSON on exit 0), with Copilot's top-level `permissionDecision`,
+/// `permissionDecisionReason`, `modifiedArgs` and `additionalContext`
+/// read as Claude Code's `hookSpecificOutput` fields.
+#[must_use]
+pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+    let own = match (&run.status, serde_json::from_slice::<Value>(&run.stdout.bytes)) {
+        (crate::exec::RunStatus::Exited(0), Ok(Value::Object(obj)))
+            if OWN_KEYS.iter().any(|k| obj.contains_key(*k)) =>
+        {
+            obj
+        }
+        _ => return crate::answer::classify(event, label, run),
+    };
+    let mut json = Map::new();
+    let mut hso = Map::new();
+    for (key, value) in own {
+        match key.as_str() {
+            "permissionDecision" | "permissionDecisionReason" => {
+                hso.insert(key, value);
+            }
+            "modifiedArgs" => {
+                hso.insert("updatedInput".into(), value);
+            }
+            "additionalContext" => {
+                hso.insert(key, value);
+            }
+            _ => {
+                json.insert(key, value);
+            }
+        }
+    }
+    if crate::schema::has_variant(event) && !hso.is_empty() {
+        hso.insert("hookEventName".into(), Value::String(event.to_owned()));
+        if event != "PreToolUse" {
+            hso.retain(|k, _| matches!(k.as_str(), "hookEventName" | "additionalContext"));
+        }
+        json.insert("hookSpecificOutput".into(), Value::Object(hso));
+    }
+    super::shared::answer_from_json(event, label, run, &Value::Object(json), 0)
 }
 
 /// `permissionDecision` for tool events; exit 2 when it denies.
@@ -128,8 +169,13 @@ impl super::protocol::Protocol for Copilot {
         normalize(obj)
     }
 
+    fn shell(&self) -> Option<(String, Vec<String>)> {
+        // A hook's `bash` command line runs under bash.
+        super::shared::bash_c()
+    }
+
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
-        crate::answer::classify(event, label, run)
+        classify(event, label, run)
     }
 
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
@@ -138,5 +184,5 @@ impl super::protocol::Protocol for Copilot {
 }
 
 #[cfg(test)]
-#[path = "tests/copilot.rs"]
+#[path = "../tests/copilot.rs"]
 mod tests;

@@ -1,0 +1,241 @@
+//! Gemini CLI's, Cursor's and Copilot's hook files as hookrun TOML, with
+//! the JSON key each hook came from.
+//!
+//! Units are converted, not copied: Gemini counts timeouts in
+//! **milliseconds** (copying Claude Code's seconds into Gemini's field is a
+//! known bug of converters elsewhere), Cursor, Copilot and hookrun in
+//! seconds. A hook without a timeout gets its agent's default (Gemini 60 s,
+//! Copilot 30 s), not Claude Code's 600 s.
+
+use serde_json::Value;
+
+use crate::dialect::id::Dialect;
+
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_owned()).to_string()
+}
+
+fn secs(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A foreign agent's hooks file, read for `run`, `check`, `explain` and
+/// `test` as the hookrun TOML it converts to, with where each hook came from.
+#[derive(Debug)]
+pub struct Foreign {
+    /// The agent the file belongs to.
+    pub agent: &'static str,
+    /// The hookrun TOML the file means.
+    pub toml: String,
+    /// The JSON key of each `[[hooks]]` entry of `toml`, in order.
+    pub origins: Vec<String>,
+    /// Entries that could not be carried over.
+    pub skipped: Vec<Skipped>,
+}
+
+/// An entry of another agent's hooks file that is not carried over.
+#[derive(Debug)]
+pub struct Skipped {
+    /// Its JSON key, e.g. `hooks.BeforeTool[0].hooks[1]`.
+    pub key: String,
+    /// Why, e.g. "no `command`: not converted".
+    pub why: String,
+    /// The entry is an event the agent does not know (the agent skips it too).
+    pub unknown_event: bool,
+}
+
+/// An agent's event names, its own → hookrun's.
+fn events_of(agent: Dialect) -> &'static [(&'static str, &'static str)] {
+    match agent {
+        Dialect::Gemini => crate::dialect::gemini::events::EVENTS,
+        Dialect::Copilot => crate::dialect::copilot::events::EVENTS,
+        _ => crate::dialect::cursor::events::EVENTS,
+    }
+}
+
+/// The matcher a Cursor event implies (its tool-specific events).
+fn implied_matcher(agent: Dialect, event: &str) -> Option<&'static str> {
+    if agent != Dialect::Cursor {
+        return None;
+    }
+    match event {
+        "beforeShellExecution" | "afterShellExecution" => Some("Shell"),
+        "beforeReadFile" => Some("Read"),
+        "afterFileEdit" => Some("Edit"),
+        _ => None,
+    }
+}
+
+/// The shell command of one handler: Gemini's and Cursor's `command`,
+/// Copilot's `bash` (run in its `cwd` when it names one); `Err` says why
+/// there is none.
+fn command_of(agent: Dialect, h: &Value) -> Result<String, String> {
+    if agent != Dialect::Copilot {
+        return h
+            .get("command")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| "no `command`: not converted".to_owned());
+    }
+    let Some(bash) = h.get("bash").and_then(Value::as_str) else {
+        return Err(if h.get("powershell").is_some() {
+            "only a `powershell` command, and hookrun runs hooks' `bash` commands here: not converted".to_owned()
+        } else {
+            "no `bash` command: not converted".to_owned()
+        });
+    };
+    Ok(match h.get("cwd").and_then(Value::as_str) {
+        Some(dir) if !dir.is_empty() => {
+            format!("cd '{}' && {bash}", dir.replace('\'', "'\\''"))
+        }
+        _ => bash.to_owned(),
+    })
+}
+
+/// The conversion, with the JSON key of each hook written.
+pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, String> {
+    let mut origins = Vec::new();
+    let empty = serde_json::Map::new();
+    let hooks = match root.get("hooks") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(hooks)) => hooks,
+        Some(_) => return Err("`hooks` is not an object keyed by event name".to_owned()),
+    };
+    let mut out = format!(
+        "# Converted from a {} hooks config by `hookrun convert`.\n",
+        agent.as_str()
+    );
+    let mut skipped = Vec::new();
+    let mut skip = |key: String, why: String, unknown_event: bool| {
+        skipped.push(Skipped {
+            key,
+            why,
+            unknown_event,
+        });
+    };
+    let gemini = agent == Dialect::Gemini;
+    if gemini {
+        // Gemini matches tool names with an unanchored regex.
+        out.push_str("\n[defaults]\nmatcher_syntax = \"regex\"\n");
+    }
+    let table = events_of(agent);
+    let mut sequential = Vec::new();
+    let mut body = String::new();
+    for (event, entries) in hooks {
+        let mapped = table.iter().find(|(theirs, _)| theirs == event);
+        if mapped.is_none() && crate::events::info(event).is_none() {
+            skip(
+                format!("hooks.{event}"),
+                format!(
+                    "unknown {} event `{event}`: skipped, as {} skips it",
+                    agent.as_str(),
+                    agent.as_str()
+                ),
+                true,
+            );
+            continue;
+        }
+        let model = mapped.map_or(event.as_str(), |(_, m)| m);
+        for (gi, group) in entries.as_array().into_iter().flatten().enumerate() {
+            // Gemini nests handlers in groups; Cursor and Copilot list
+            // handlers directly.
+            let (matcher, handlers): (Option<&str>, Vec<&Value>) = if gemini {
+                if group.get("sequential") == Some(&Value::Bool(true)) {
+                    sequential.push(model.to_owned());
+                }
+                (
+                    group.get("matcher").and_then(Value::as_str),
+                    group
+                        .get("hooks")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                )
+            } else {
+                (group.get("matcher").and_then(Value::as_str), vec![group])
+            };
+            for (hi, h) in handlers.into_iter().enumerate() {
+                let key = if gemini {
+                    format!("hooks.{event}[{gi}].hooks[{hi}]")
+                } else {
+                    format!("hooks.{event}[{gi}]")
+                };
+                if let Some(t) = h
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .filter(|t| *t != "command")
+                {
+                    skip(
+                        key,
+                        format!("a `{t}` hook cannot be expressed in hookrun TOML: not converted"),
+                        false,
+                    );
+                    continue;
+                }
+                let command = match command_of(agent, h) {
+                    Ok(c) => c,
+                    Err(why) => {
+                        skip(key, why, false);
+                        continue;
+                    }
+                };
+                body.push_str("\n[[hooks]]\n");
+                origins.push(key.clone());
+                if let Some(n) = h.get("name").and_then(Value::as_str) {
+                    body.push_str(&format!("name = {}\n", toml_string(n)));
+                }
+                body.push_str(&format!("event = {}\n", toml_string(model)));
+                if let Some(m) = matcher
+                    .filter(|m| !m.is_empty())
+                    .or(implied_matcher(agent, event))
+                {
+                    body.push_str(&format!("matcher = {}\n", toml_string(m)));
+                }
+                body.push_str(&format!("command = {}\n", toml_string(&command)));
+                let timeout = match agent {
+                    Dialect::Gemini => h
+                        .get("timeout")
+                        .and_then(Value::as_f64)
+                        .map(|ms| ms / 1000.0)
+                        .or(Some(60.0)),
+                    Dialect::Copilot => h.get("timeoutSec").and_then(Value::as_f64).or(Some(30.0)),
+                    _ => h.get("timeout").and_then(Value::as_f64),
+                };
+                if let Some(t) = timeout {
+                    body.push_str(&format!("timeout = {}\n", secs(t)));
+                }
+                if h.get("failClosed") == Some(&Value::Bool(true)) {
+                    body.push_str("fail_mode = \"closed\"\n");
+                }
+                if let Some(env) = h.get("env").and_then(Value::as_object) {
+                    let pairs: Vec<String> = env
+                        .iter()
+                        .filter_map(|(k, v)| {
+                            v.as_str()
+                                .map(|v| format!("{} = {}", toml_string(k), toml_string(v)))
+                        })
+                        .collect();
+                    body.push_str(&format!("env = {{ {} }}\n", pairs.join(", ")));
+                }
+                // The script expects its own agent's payload and answers.
+                body.push_str(&format!("input = \"{}\"\n", agent.as_str()));
+            }
+        }
+    }
+    sequential.dedup();
+    for e in sequential {
+        out.push_str(&format!("\n[events.{e}]\norder = \"sequential\"\n"));
+    }
+    out.push_str(&body);
+    Ok(Foreign {
+        agent: agent.as_str(),
+        toml: out,
+        origins,
+        skipped,
+    })
+}

@@ -1,0 +1,52 @@
+//! Reading other agents' hook files: which agent a file belongs to
+//! (`detect`) and the hookrun TOML it means (`foreign`). hookrun TOML to
+//! Gemini's settings is `gemini::settings`; Codex's `hooks.json` has Claude
+//! Code's shape and is read as Claude Code settings are.
+
+mod detect;
+mod foreign;
+
+pub use detect::{agent_of_path, format_of};
+pub use foreign::{Foreign, Skipped};
+
+use serde_json::Value;
+
+/// The result of a conversion: the new text and what could not be carried.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
+
+/// Gemini, Cursor or Copilot JSON → hookrun TOML.
+///
+/// # Errors
+/// The file is not such a config.
+pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Converted, String> {
+    foreign::convert_hooks(root, agent).map(|f| Converted {
+        text: f.toml,
+        warnings: f
+            .skipped
+            .iter()
+            .map(|s| format!("`{}`: {}", s.key, s.why))
+            .collect(),
+    })
+}
+
+/// Reads a JSON hooks file of an agent whose format is not Claude Code's
+/// (Gemini CLI's settings, Cursor's `hooks.json`, Copilot's hook files),
+/// recognised by its path or content, or named by `forced`; `None` for
+/// Claude Code's shape (Codex's `hooks.json` too) and for text that is not
+/// JSON (the Claude Code reader reports it).
+#[must_use]
+pub fn read_foreign(
+    path: &std::path::Path,
+    text: &str,
+    forced: Option<crate::dialect::id::Dialect>,
+) -> Option<Result<Foreign, String>> {
+    let root: Value = serde_json::from_str(text).ok()?;
+    match format_of(path, &root, forced) {
+        Ok(agent) => agent.map(|a| foreign::convert_hooks(&root, a)),
+        Err(why) => Some(Err(why)),
+    }
+}
