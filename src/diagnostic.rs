@@ -68,6 +68,7 @@ codes! {
     Unsupported => "W010", Warning, "handler type hookrun does not run";
     PluginRootInSettings => "W011", Warning, "${CLAUDE_PLUGIN_ROOT} in a settings hook";
     NotBoolean => "W012", Warning, "disableAllHooks is not a boolean";
+    AgentIgnoresKey => "W013", Warning, "a key the file's agent ignores";
 }
 
 impl Serialize for Code {

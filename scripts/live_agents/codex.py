@@ -156,11 +156,11 @@ def _write_hooks(ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str) ->
         _write_json(config, own)
         if mode == "B-toml":
             toml_path = os.path.join(run_dir, "hooks.toml")
-            problem = common.convert_to_toml(ctx, config, toml_path)
+            problem = common.convert_to_toml(ctx, config, toml_path, "--config-format", "codex")
             if problem:
                 return problem
             config = toml_path
-        command = common.hookrun_command(ctx, config, "--dialect", "codex")
+        command = common.hookrun_command(ctx, config, "--dialect", "codex", "--config-format", "codex")
         active = {"hooks": {
             event: [{"hooks": [{
                 "type": "command",

@@ -407,6 +407,5 @@ SCENARIOS: list[Scenario] = [
         name="handler-if-field",
         hooks={"PreToolUse": [group({**command(answer(DENY)), "if": "Bash(git *)"})]},
         script=Script(),
-        known="issue 12: hookrun honours Claude's `if` in a Codex config, Codex ignores it",
     ),
 ]

@@ -229,10 +229,10 @@ def hookrun_command(ctx: Context, config: str, *extra: str) -> str:
     return " ".join(shlex.quote(a) for a in (ctx.hookrun, "run", "--config", config, *extra))
 
 
-def convert_to_toml(ctx: Context, json_path: str, toml_path: str) -> str | None:
+def convert_to_toml(ctx: Context, json_path: str, toml_path: str, *extra: str) -> str | None:
     """``hookrun convert`` of the agent's hooks file; returns an error text or None."""
     r = subprocess.run(
-        [ctx.hookrun, "convert", json_path], capture_output=True, text=True, timeout=30
+        [ctx.hookrun, "convert", json_path, *extra], capture_output=True, text=True, timeout=30
     )
     if r.returncode != 0:
         return f"hookrun convert exited {r.returncode}: {r.stderr.strip()}"

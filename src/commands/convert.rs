@@ -31,6 +31,13 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
     };
     let result = match (is_json, foreign, args.to) {
         (true, Some((root, agent)), _) => crate::dialect::convert::to_toml(&root, agent),
+        (true, None, _) if is_codex(args) => {
+            let (text, dropped) = without_if(&text);
+            crate::convert::claude_to_toml(&text).map(|mut c| {
+                c.warnings.extend(dropped);
+                c
+            })
+        }
         (true, None, _) => crate::convert::claude_to_toml(&text),
         (false, _, None) => crate::convert::toml_to_claude(&args.path),
         (false, _, Some(agent)) => match crate::dialect::protocol(agent).hooks_file_writer() {
@@ -51,4 +58,36 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
         output::diagnostic(&format!("warning: {w}"));
     }
     Ok(u8::from(args.strict && !c.warnings.is_empty()))
+}
+
+/// Whether the JSON file is Codex's hooks file (its path, or
+/// `--config-format codex`).
+fn is_codex(args: &ConvertArgs) -> bool {
+    use crate::dialect::Dialect;
+    args.config_format == Some(Dialect::Codex)
+        || (args.config_format.is_none()
+            && crate::dialect::convert::agent_of_path(&args.path) == Some(Dialect::Codex))
+}
+
+/// Codex ignores `if`: a Codex hooks file converts without it, said.
+fn without_if(text: &str) -> (String, Vec<String>) {
+    let Ok(mut root) = serde_json::from_str::<serde_json::Value>(text) else {
+        return (text.to_owned(), Vec::new());
+    };
+    let mut dropped = Vec::new();
+    if let Some(events) = root.get_mut("hooks").and_then(|h| h.as_object_mut()) {
+        for (event, groups) in events.iter_mut() {
+            for (gi, group) in groups.as_array_mut().into_iter().flatten().enumerate() {
+                let handlers = group.get_mut("hooks").and_then(|h| h.as_array_mut());
+                for (hi, h) in handlers.into_iter().flatten().enumerate() {
+                    if h.as_object_mut().and_then(|o| o.remove("if")).is_some() {
+                        dropped.push(format!(
+                            "`hooks.{event}[{gi}].hooks[{hi}].if`: Codex ignores `if`, so the hook runs on every event its matcher selects: not converted"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    (root.to_string(), dropped)
 }

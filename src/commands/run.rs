@@ -22,9 +22,6 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
     let cli_closed = args.fail_mode == Some(FailMode::Closed);
     let config = load_config(args).map_err(|e| e.closed_if(cli_closed))?;
-    for w in &config.warnings {
-        output::diagnostic(&format!("warning: {w}"));
-    }
     let depth = std::env::var(DEPTH_VAR)
         .ok()
         .and_then(|d| d.parse::<u32>().ok())
@@ -50,6 +47,13 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
             return Err(e.closed_if(config.any_closed));
         }
     };
+    // Codex reads a blocking hook's whole stderr as the reason the model
+    // sees: lints about the config stay with `check` there.
+    if event.dialect != crate::dialect::Dialect::Codex {
+        for w in &config.warnings {
+            output::diagnostic(&format!("warning: {w}"));
+        }
+    }
     if let Some(forced) = &args.event
         && event.info.is_none()
         && !config.hooks.iter().any(|h| h.events.contains(&event.name))

@@ -15,6 +15,7 @@ pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
 mod toml_file;
 
+use crate::dialect::id::Dialect;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
@@ -82,7 +83,35 @@ fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
     {
         foreign_layer(path, &text, foreign, options)
     } else {
-        claude::load(path, &text, options)
+        let mut layer = claude::load(path, &text, options)?;
+        let codex = options.format == Some(Dialect::Codex)
+            || (options.format.is_none()
+                && crate::dialect::convert::agent_of_path(path) == Some(Dialect::Codex));
+        if codex {
+            codex_ignores_if(path, &text, &mut layer);
+        }
+        Ok(layer)
+    }
+}
+
+/// Codex reads its `hooks.json` in Claude Code's shape but ignores `if`: a
+/// hook with one runs on every match there, and so it does here, said.
+fn codex_ignores_if(path: &Path, text: &str, layer: &mut Layer) {
+    for hook in &mut layer.hooks {
+        if hook.if_rule.take().is_some() {
+            let key = format!("{}.if", hook.origin.key);
+            let at = json_locate::locate(text, &key).map(|o| crate::error::line_col(text, o));
+            layer.warnings.push(
+                Diagnostic::new(
+                    Code::AgentIgnoresKey,
+                    path,
+                    "Codex ignores `if`: this hook runs on every event its matcher selects"
+                        .to_owned(),
+                )
+                .at(at)
+                .key(key),
+            );
+        }
     }
 }
 

@@ -21,15 +21,30 @@ pub(super) struct Merger<'a> {
 }
 
 impl Merger<'_> {
-    pub(super) fn one(&mut self, input: &Input<'_>, closed: bool) {
+    /// Merges one answer. `closed`: `Some` when a failure of this hook
+    /// blocks, `Some(true)` when that came from Claude Code's `onFailure`
+    /// (and is then worded as Claude Code words it).
+    pub(super) fn one(&mut self, input: &Input<'_>, closed: Option<bool>) {
         let a = input.answer;
         if let Some(failure) = &a.failure {
-            if closed && a.outcome != Outcome::Blocking {
-                let mut reason = format!(
-                    "[{}]: {}; blocking because fail_mode is \"closed\"",
-                    input.name,
-                    failure.describe()
-                );
+            if let Some(on_failure) = closed
+                && a.outcome != Outcome::Blocking
+            {
+                let mut reason = match (on_failure, failure) {
+                    (true, Failure::TimedOut { .. }) => format!(
+                        "[{}]: timed out; blocking because onFailure is \"block\"",
+                        input.label
+                    ),
+                    (true, _) => format!(
+                        "[{}]: failed; blocking because onFailure is \"block\"",
+                        input.label
+                    ),
+                    (false, _) => format!(
+                        "[{}]: {}; blocking because fail_mode is \"closed\"",
+                        input.name,
+                        failure.describe()
+                    ),
+                };
                 let err = js_trim(&a.stderr);
                 if !err.is_empty() && !matches!(failure, Failure::TimedOut { .. }) {
                     reason.push('\n');

@@ -51,7 +51,8 @@ pub fn merge(
     };
     for (i, input) in inputs.iter().enumerate() {
         let from_on_failure = on_failure_flags.get(i).copied().unwrap_or(false);
-        m.one(input, failure::closed(input, event, from_on_failure));
+        let closed = failure::closed(input, event, from_on_failure);
+        m.one(input, closed.then_some(from_on_failure));
     }
     m.finish()
 }

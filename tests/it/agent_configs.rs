@@ -217,3 +217,32 @@ fn an_ambiguous_hooks_json_needs_config_format_in_every_command() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("--config-format"), "{text}");
 }
+
+#[test]
+fn codex_hooks_json_ignores_if_as_codex_does() {
+    let hooks = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo no >&2; exit 2", "if": "Bash(git *)"}]}]}}"#;
+    let t = HookTest::new()
+        .file(".codex/.keep", "")
+        .raw_config(".codex/hooks.json", hooks);
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": t.path()});
+    let t = t
+        .stdin(ev.to_string().as_bytes())
+        .args(&["--dialect", "codex"]);
+    let out = t.run();
+    // Codex runs the hook whatever `if` says, and its stderr is the reason
+    // alone (no warning line before it).
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.stderr.trim(), "no", "{out:?}");
+    let check = std::process::Command::new(crate::support::BIN)
+        .arg("check")
+        .arg(t.path().join(".codex/hooks.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(text.contains("W013"), "{text}");
+    // The same handler in Claude Code's settings keeps its `if`.
+    let t = HookTest::new().raw_config("settings.json", hooks);
+    let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": t.path()});
+    let out = t.stdin(ev.to_string().as_bytes()).run();
+    assert_eq!(out.code, 0, "{out:?}");
+}

@@ -140,6 +140,42 @@ fn on_failure_block_maps_to_closed() {
     assert_eq!(out.hso()["permissionDecision"], "deny");
 }
 
+/// The model reads the reason: worded as Claude Code words an `onFailure`
+/// block (seen live), hookrun's own wording for `fail_mode = "closed"`.
+#[test]
+fn an_on_failure_block_is_worded_as_claude_code_words_it() {
+    let hook = json!({"type": "command", "command": "echo 'guard crashed' >&2; exit 1", "onFailure": "block"});
+    let out = HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([hook])))
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.hso()["permissionDecisionReason"],
+        "[echo 'guard crashed' >&2; exit 1]: failed; blocking because onFailure is \"block\"\nguard crashed"
+    );
+    let hook =
+        json!({"type": "command", "command": "sleep 5", "timeout": 0.3, "onFailure": "block"});
+    let out = HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([hook])))
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(
+        out.hso()["permissionDecisionReason"],
+        "[sleep 5]: timed out; blocking because onFailure is \"block\""
+    );
+    let out = HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([cmd("exit 1")])))
+        .pre_tool_use("ls")
+        .arg("--fail-mode")
+        .arg("closed")
+        .run();
+    assert_eq!(
+        out.hso()["permissionDecisionReason"],
+        "[exit 1]: exited 1; blocking because fail_mode is \"closed\""
+    );
+}
+
 #[test]
 fn stop_exit_2_blocks_and_session_start_exit_2_does_not() {
     let stop = HookTest::new()
