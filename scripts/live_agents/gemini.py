@@ -119,10 +119,11 @@ def _hooks_for_mode(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[dict, s
     config = hooks_json
     if mode == "B-toml":
         config = os.path.join(run_dir, "hooks.toml")
-        problem = common.convert_to_toml(ctx, hooks_json, config)
+        problem = common.convert_to_toml(ctx, hooks_json, config, "--config-format", "gemini")
         if problem:
             return {}, problem
-    registration = {"type": "command", "command": common.hookrun_command(ctx, config),
+    registration = {"type": "command",
+                    "command": common.hookrun_command(ctx, config, "--config-format", "gemini"),
                     "timeout": HOOKRUN_TIMEOUT_MS}
     return {event: [{"hooks": [registration]}] for event in sc.hooks}, None
 

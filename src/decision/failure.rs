@@ -67,6 +67,7 @@ impl Merger<'_> {
                 failure.describe()
             ));
         } else {
+            self.d.failure_notices.push(text.clone());
             self.d.system_messages.push(text);
         }
     }

@@ -84,6 +84,10 @@ pub struct Decision {
     /// how many hooks failed by their exit status.
     #[serde(skip)]
     pub hook_exit_codes: Vec<i32>,
+    /// The `system_messages` that report a failed hook (for agents that
+    /// report failures by hookrun's exit status instead).
+    #[serde(skip)]
+    pub failure_notices: Vec<String>,
 }
 
 impl Decision {

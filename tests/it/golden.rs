@@ -38,6 +38,7 @@ golden! {
     gemini_beforetoolselection_unites_function_names_and_none_wins
     gemini_beforetoolselection_none_empties_the_list
     gemini_beforetoolselection_any_answer_applies_auto
+    gemini_a_timed_out_hook_is_said_by_the_exit_status_alone
     gemini_beforetoolselection_a_silent_hook_gets_an_empty_answer
     gemini_mcp_tools_keep_their_own_names_mcp_server_tool
     cursor_beforereadfile_maps_to_pretooluse_on_read

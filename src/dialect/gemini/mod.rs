@@ -208,8 +208,17 @@ pub fn render(
     if !hso.is_empty() {
         out["hookSpecificOutput"] = Value::Object(hso);
     }
+    // The exit status (below) is how Gemini learns that a hook failed and
+    // warns about it, as for a hook it runs itself: hookrun's own notice of
+    // that failure would be a second, different message.
+    let code = gemini_exit_status(d);
     let mut system: Vec<String> = notices.to_vec();
-    system.extend(d.system_messages.iter().cloned());
+    system.extend(
+        d.system_messages
+            .iter()
+            .filter(|m| code == 0 || !d.failure_notices.contains(m))
+            .cloned(),
+    );
     if !system.is_empty() {
         out["systemMessage"] = Value::String(system.join("\n"));
     }
@@ -225,12 +234,6 @@ pub fn render(
     // succeeded, 1 failed`, a warning on exit 1): the JSON carries the
     // decision, and the exit status is the first non-zero one of the hooks,
     // so that one hook through hookrun shows what it shows alone.
-    let code = d
-        .hook_exit_codes
-        .iter()
-        .copied()
-        .find(|c| *c != 0)
-        .map_or(0, |c| u8::try_from(c).unwrap_or(1));
     let mut r = super::shared::rendered(&out, 0, None, notices);
     r.exit_code = code;
     if code == 0 && out.as_object().is_some_and(Map::is_empty) {
@@ -244,6 +247,16 @@ pub fn render(
         r.stderr.insert(0, reason);
     }
     r
+}
+
+/// The first non-zero exit status among the hooks (1 where it does not
+/// fit), else 0.
+fn gemini_exit_status(d: &Decision) -> u8 {
+    d.hook_exit_codes
+        .iter()
+        .copied()
+        .find(|c| *c != 0)
+        .map_or(0, |c| u8::try_from(c).unwrap_or(1))
 }
 
 /// Gemini CLI: recognised by its own event names (those Claude Code does not share).
