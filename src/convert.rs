@@ -6,7 +6,7 @@
 //! | --- | --- |
 //! | `hooks.<Event>[i].matcher` | `event`, `matcher` |
 //! | `command`, `args`, `timeout`, `async`, `if` | the same keys |
-//! | `onFailure: "block"` | `fail_mode = "closed"` |
+//! | `onFailure: "block"` | `on_failure = "block"` (Claude Code's rules: ignored on Stop-like events) |
 //! | `statusMessage` | `name` |
 //! | `asyncRewake` | `async = true` (the rewake is lost: warned) |
 //! | `once`, `shell: "powershell"`, prompt/agent/http/mcp_tool handlers, `disableAllHooks` | not carried (warned) |
@@ -42,7 +42,7 @@ struct TomlHook {
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout: Option<toml::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    fail_mode: Option<&'static str>,
+    on_failure: Option<&'static str>,
     #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
     is_async: bool,
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
@@ -214,8 +214,8 @@ fn handler_to_toml(
             Some(i) => toml::Value::Integer(i),
             None => toml::Value::Float(t),
         }),
-        fail_mode: (h.get("onFailure").and_then(Value::as_str) == Some("block"))
-            .then_some("closed"),
+        on_failure: (h.get("onFailure").and_then(Value::as_str) == Some("block"))
+            .then_some("block"),
         is_async: h.get("async") == Some(&Value::Bool(true))
             || h.get("asyncRewake") == Some(&Value::Bool(true)),
         if_rule: h.get("if").and_then(Value::as_str).map(str::to_owned),

@@ -76,7 +76,12 @@ pub fn spec_for(
             args: args.iter().map(|a| substitute(a)).collect(),
         },
     };
-    let mut env = vec![(DEPTH_VAR.to_owned(), (depth + 1).to_string())];
+    let filter = speaks.env_filter();
+    let mut env: Vec<(String, String)> = match filter {
+        Some(keep) => std::env::vars().filter(|(k, _)| keep(k)).collect(),
+        None => Vec::new(),
+    };
+    env.push((DEPTH_VAR.to_owned(), (depth + 1).to_string()));
     env.extend(speaks.hook_env(project_dir));
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {
@@ -84,6 +89,7 @@ pub fn spec_for(
         program,
         cwd: cwd.to_owned(),
         env,
+        clear_env: filter.is_some(),
         timeout: timeout_of(hook, event),
     })
 }

@@ -89,6 +89,7 @@ pub fn select(config: &Config, event: &Event) -> Plan {
         ));
     }
     let mut by_key: Vec<(&str, usize)> = Vec::new();
+    let dedups = crate::dialect::protocol(event.dialect).dedups();
     for (i, hook) in config.hooks.iter().enumerate() {
         if !hook.listens_to(&event.name) {
             continue;
@@ -113,7 +114,7 @@ pub fn select(config: &Config, event: &Event) -> Plan {
             skip: (!matched).then_some(Skip::NoMatch),
         };
         if matched {
-            if let Some(&(_, slot)) = by_key.iter().find(|(k, _)| *k == hook.dedup_key) {
+            if let Some(&(_, slot)) = by_key.iter().find(|(k, _)| dedups && *k == hook.dedup_key) {
                 let first = plan.selected[slot].position;
                 plan.selected[slot].hook = i;
                 entry.skip = Some(Skip::Duplicate { runs_as: first });

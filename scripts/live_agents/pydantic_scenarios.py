@@ -129,7 +129,7 @@ def _pre_tool_use() -> list[Scenario]:
             hook(record("first.log")), hook(sh(record("second.log"), "echo 'second says no'", "exit 2"))]),
         # pydantic-deep does not de-duplicate: the same command runs twice.
         scenario("pre-identical-hooks-both-run", pre, [hook(record("twice.log")), hook(record("twice.log"))],
-                 known="issue 12: identical hooks run once through hookrun (Claude Code's de-duplication)"),
+                 ),
         # The first deny stops the chain: the second hook never runs.
         scenario("pre-two-hooks-both-deny-first-stops", pre, [
             hook(sh(record("first.log"), "echo 'first says no'", "exit 2")),
@@ -152,14 +152,14 @@ def _pre_tool_use() -> list[Scenario]:
         # up to 2 s after the hook exits, so its late text spoils the JSON.
         scenario("pre-background-child-writes-late", pre, [
             hook(sh(DRAIN, "(sleep 1; echo ' late') & " + say({"modified_args": {"command": "ls -a"}})))],
-                 known="issue 12: hookrun keeps a leaked pipe 0.5 s (leak_grace), pydantic-deep 2 s"),
+                 deliberate="a hook's leaked pipe is cut off after leak_grace (0.5 s), pydantic-deep waits 2 s"),
         # ... and one that writes nothing: the deny reason stays the hook's own.
         scenario("pre-deny-background-child-silent", pre, [
             hook(sh(DRAIN, "(sleep 1) & echo 'no'", "exit 2"))]),
         # Under pydantic-deep's 10 MiB output cap, non-JSON output is ignored.
         scenario("pre-output-2mib-allows", pre, [
             hook(sh(DRAIN, "head -c 2000000 /dev/zero | tr '\\0' a"))],
-                 known="issue 12: hookrun denies a hook's 1-10 MiB output as a 10 MiB flood"),
+                 deliberate="hookrun's output cap (limits.max_output_bytes, 1 MiB) applies to every caller; pydantic-deep's is 10 MiB"),
         scenario("pre-output-flood-denies", pre, [
             hook(sh(DRAIN, "head -c 11000000 /dev/zero | tr '\\0' a"))]),
     ]
@@ -238,7 +238,7 @@ def _other_events() -> list[Scenario]:
         # environment (PATH, HOME, LANG, LC_*, and what the shell sets).
         scenario("hook-environment", "pre_tool_use", [
             hook(sh(DRAIN, "pwd > env.txt", "env | cut -d= -f1 | sort >> env.txt"))],
-                 known="issue 12: through hookrun hooks also see CLAUDE_PROJECT_DIR and HOOKRUN_DEPTH"),
+                 deliberate="hooks also see HOOKRUN_DEPTH, hookrun's guard against running itself"),
     ]
 
 

@@ -70,6 +70,14 @@ enum OneOrMany {
     Many(Vec<String>),
 }
 
+/// Claude Code's `onFailure` values.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum OnFailure {
+    Block,
+    Continue,
+}
+
 /// One hook.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -103,6 +111,10 @@ struct RawHook {
     timeout: Option<Spanned<f64>>,
     /// "open" or "closed"; default: [defaults] fail_mode.
     fail_mode: Option<FailMode>,
+    /// Claude Code's `onFailure`: "block" is `fail_mode = "closed"` with
+    /// Claude Code's rules (ignored on Stop, SubagentStop, TaskCompleted and
+    /// TeammateIdle; its block reason worded as Claude Code words it).
+    on_failure: Option<OnFailure>,
     /// Fire and forget: started, never waited for, never merged.
     #[serde(rename = "async", default)]
     is_async: bool,
@@ -380,9 +392,14 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             matcher,
             action,
             timeout,
-            fail_mode: h.fail_mode.unwrap_or(default_fail_mode),
-            fail_mode_from_on_failure: false,
+            fail_mode: match h.on_failure {
+                Some(OnFailure::Block) => FailMode::Closed,
+                Some(OnFailure::Continue) => FailMode::Open,
+                None => h.fail_mode.unwrap_or(default_fail_mode),
+            },
+            fail_mode_from_on_failure: h.on_failure.is_some(),
             fail_mode_explicit: h.fail_mode.is_some()
+                || h.on_failure.is_some()
                 || raw.defaults.fail_mode.is_some()
                 || options.explicit,
             input: h.input,

@@ -49,6 +49,19 @@ pub trait Protocol: Sync {
         vec![("CLAUDE_PROJECT_DIR".to_owned(), project_dir.to_owned())]
     }
 
+    /// Which of hookrun's own environment variables a hook inherits, where
+    /// the agent passes its hooks only some; `None`: all of them.
+    fn env_filter(&self) -> Option<fn(&str) -> bool> {
+        None
+    }
+
+    /// Whether identical handlers matching one event run once (Claude Code's
+    /// de-duplication, which Codex and Gemini CLI share); pydantic-deep
+    /// runs each.
+    fn dedups(&self) -> bool {
+        true
+    }
+
     /// The interpreter and its flags for a hook given as a shell command
     /// line; `None`: `/bin/sh -c`, as Claude Code.
     fn shell(&self) -> Option<(String, Vec<String>)> {

@@ -374,6 +374,21 @@ impl super::protocol::Protocol for PydanticDeep {
         Some(std::time::Duration::from_secs(30))
     }
 
+    fn dedups(&self) -> bool {
+        // pydantic-deep runs every registered hook, identical or not.
+        false
+    }
+
+    fn env_filter(&self) -> Option<fn(&str) -> bool> {
+        // pydantic-deep passes its hooks PATH, HOME, LANG and LC_* only.
+        Some(|name| matches!(name, "PATH" | "HOME" | "LANG") || name.starts_with("LC_"))
+    }
+
+    fn hook_env(&self, _project_dir: &str) -> Vec<(String, String)> {
+        // pydantic-deep sets no project-directory variable for its hooks.
+        Vec::new()
+    }
+
     fn payload(&self, event: &Event) -> Option<Vec<u8>> {
         // Rule 6: hooks get `json.dumps` of the (possibly rewritten) state.
         let empty = Value::Object(Map::new());

@@ -54,6 +54,8 @@ pub struct ExecSpec {
     pub input: Arc<Vec<u8>>,
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
+    /// Start from an empty environment (`env` is then all the hook gets).
+    pub clear_env: bool,
     pub timeout: Duration,
 }
 
@@ -156,6 +158,9 @@ fn command_for(spec: &ExecSpec) -> Command {
             c
         }
     };
+    if spec.clear_env {
+        cmd.env_clear();
+    }
     cmd.current_dir(&spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)));
     cmd
@@ -353,6 +358,9 @@ pub fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
             cmd = std::process::Command::new(program);
             cmd.args(args);
         }
+    }
+    if spec.clear_env {
+        cmd.env_clear();
     }
     cmd.current_dir(&spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))

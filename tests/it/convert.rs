@@ -239,6 +239,7 @@ fn schema_describes_the_toml_keys() {
         "matcher_syntax",
         "mode",
         "name",
+        "on_failure",
         "options",
         "timeout",
     ];

@@ -563,3 +563,23 @@ fn an_unknown_forced_event_is_an_error_unless_hooks_use_it() {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(custom.read("ran.txt").trim(), "mark");
 }
+
+/// Seen live: pydantic-deep runs identical hooks once each and sets no
+/// project-directory variable; under Claude Code's dialect identical
+/// handlers run once.
+#[test]
+fn pydantic_runs_identical_hooks_each_and_sets_no_project_dir() {
+    let cmd = "printf '%s\\n' \"${CLAUDE_PROJECT_DIR-unset}\" >> runs.txt";
+    let config = hooks(&[("pre_tool_use", cmd), ("pre_tool_use", cmd)]);
+    let (t, out) = run_pd(&config, &pydantic("pre_tool_use", json!({"command": "ls"})));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(t.read("runs.txt"), "unset\nunset\n");
+    let t = HookTest::new().toml(&config).stdin(
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+            .to_string()
+            .as_bytes(),
+    );
+    let out = t.run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(t.read("runs.txt").lines().count(), 1, "{out:?}");
+}
