@@ -114,7 +114,7 @@ pub fn select(config: &Config, event: &Event) -> Plan {
             skip: (!matched).then_some(Skip::NoMatch),
         };
         if matched {
-            if let Some(&(_, slot)) = by_key.iter().find(|(k, _)| dedups && *k == hook.dedup_key) {
+            if dedups && let Some(&(_, slot)) = by_key.iter().find(|(k, _)| *k == hook.dedup_key) {
                 let first = plan.selected[slot].position;
                 plan.selected[slot].hook = i;
                 entry.skip = Some(Skip::Duplicate { runs_as: first });

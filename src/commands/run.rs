@@ -47,9 +47,9 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
             return Err(e.closed_if(config.any_closed));
         }
     };
-    // Codex reads a blocking hook's whole stderr as the reason the model
-    // sees: lints about the config stay with `check` there.
-    if event.dialect != crate::dialect::Dialect::Codex {
+    // An agent that reads a block's whole stderr as the reason the model
+    // sees would show these lints to the model: they stay with `check`.
+    if !crate::dialect::protocol(event.dialect).stderr_is_reason() {
         for w in &config.warnings {
             output::diagnostic(&format!("warning: {w}"));
         }

@@ -14,6 +14,7 @@ mod model;
 pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
 mod toml_file;
+mod toml_raw;
 
 use crate::dialect::id::Dialect;
 use std::path::{Path, PathBuf};
@@ -68,7 +69,7 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
 /// The JSON Schema of hookrun's TOML config.
 #[must_use]
 pub fn toml_schema() -> serde_json::Value {
-    toml_file::schema()
+    toml_raw::schema()
 }
 
 /// Reads and parses one file.
@@ -78,25 +79,27 @@ fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
         source,
     })?;
     if is_toml(path, &text) {
-        toml_file::load(path, &text, options)
-    } else if let Some(foreign) = crate::dialect::convert::read_foreign(path, &text, options.format)
-    {
-        foreign_layer(path, &text, foreign, options)
-    } else {
-        let mut layer = claude::load(path, &text, options)?;
-        let codex = options.format == Some(Dialect::Codex)
-            || (options.format.is_none()
-                && crate::dialect::convert::agent_of_path(path) == Some(Dialect::Codex));
-        if codex {
-            codex_ignores_if(path, &text, &mut layer);
+        return toml_file::load(path, &text, options);
+    }
+    match crate::dialect::convert::agent_of_file(path, &text, options.format) {
+        Ok(agent) if agent.is_claude_like() => {
+            let mut layer = claude::load(path, &text, options)?;
+            if crate::dialect::convert::ignores_if(agent) {
+                drop_if(path, &text, agent, &mut layer);
+            }
+            Ok(layer)
         }
-        Ok(layer)
+        Ok(agent) => match crate::dialect::convert::read_foreign(&text, agent) {
+            Some(foreign) => foreign_layer(path, &text, foreign, options),
+            None => claude::load(path, &text, options),
+        },
+        Err(why) => foreign_layer(path, &text, Err(why), options),
     }
 }
 
-/// Codex reads its `hooks.json` in Claude Code's shape but ignores `if`: a
-/// hook with one runs on every match there, and so it does here, said.
-fn codex_ignores_if(path: &Path, text: &str, layer: &mut Layer) {
+/// An agent that reads its hooks file in Claude Code's shape but ignores
+/// `if` (Codex) runs such a hook on every match, and so does hookrun, said.
+fn drop_if(path: &Path, text: &str, agent: Dialect, layer: &mut Layer) {
     for hook in &mut layer.hooks {
         if hook.if_rule.take().is_some() {
             let key = format!("{}.if", hook.origin.key);
@@ -105,8 +108,10 @@ fn codex_ignores_if(path: &Path, text: &str, layer: &mut Layer) {
                 Diagnostic::new(
                     Code::AgentIgnoresKey,
                     path,
-                    "Codex ignores `if`: this hook runs on every event its matcher selects"
-                        .to_owned(),
+                    format!(
+                        "{} ignores `if`: this hook runs on every event its matcher selects",
+                        agent.as_str()
+                    ),
                 )
                 .at(at)
                 .key(key),

@@ -3,139 +3,16 @@
 //! a matcher that does not compile is an error naming the file, line, column
 //! and key, because a typo must never silently disable a guard.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Deserialize;
-use toml::Spanned;
-
-use super::layer::{Layer, RawLimits};
+use super::layer::Layer;
 use super::model::{
     Action, FailMode, Hook, LoadOptions, Origin, dedup_key, looks_like_millis, timeout_from_secs,
 };
+use super::toml_raw::{OnFailure, OneOrMany, RawFile, RawHook};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::matcher::Matcher;
-
-/// A hookrun hooks config (TOML). Unknown keys are errors.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(title = "hookrun config")]
-struct RawFile {
-    /// Defaults for every hook of this file.
-    #[serde(default)]
-    defaults: RawDefaults,
-    /// Resource limits.
-    limits: Option<RawLimits>,
-    /// Per-event settings, by event name.
-    #[serde(default)]
-    events: std::collections::BTreeMap<String, RawEvent>,
-    /// The hooks, merged in this order.
-    #[serde(default)]
-    #[schemars(with = "Vec<RawHook>")]
-    hooks: Vec<Spanned<RawHook>>,
-}
-
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct RawDefaults {
-    /// Timeout in seconds (fractions allowed) of hooks that set none; without
-    /// it each event's Claude Code default applies (600 s, UserPromptSubmit 30 s, SessionEnd 1.5 s).
-    #[schemars(with = "Option<f64>", range(min = 0.001))]
-    timeout: Option<Spanned<f64>>,
-    /// What a failing hook means: "open" (reported, no decision) or "closed" (a block).
-    fail_mode: Option<FailMode>,
-    /// Append one hash-chained JSON line per event to this file (relative
-    /// to this config file).
-    audit_log: Option<String>,
-    /// "parallel" (default), "sequential" or "first-answer".
-    order: Option<super::model::Order>,
-    /// How matchers are read: "claude" (exact names, else a regex) or
-    /// "regex" (always an unanchored regex search).
-    matcher_syntax: Option<crate::matcher::Syntax>,
-}
-
-/// `[events.NAME]`: settings of one event.
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct RawEvent {
-    /// "parallel", "sequential" or "first-answer" for this event.
-    order: Option<super::model::Order>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-/// Claude Code's `onFailure` values.
-#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum OnFailure {
-    Block,
-    Continue,
-}
-
-/// One hook.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct RawHook {
-    /// Shown in reports and failure reasons instead of the command.
-    name: Option<String>,
-    /// One event name or a list: Claude Code names (PreToolUse, Stop, ...) or
-    /// pydantic-deep's (pre_tool_use, post_tool_use, post_tool_use_failure).
-    #[schemars(with = "OneOrMany")]
-    event: Spanned<OneOrMany>,
-    /// Claude Code matcher: "*", "" or absent match all; names like
-    /// "Bash|Edit" match exactly; anything else is an unanchored regex.
-    #[schemars(with = "Option<String>")]
-    matcher: Option<Spanned<String>>,
-    /// Run by /bin/sh -c; with `args`, the program to exec. Either this or `builtin`.
-    #[schemars(with = "Option<String>")]
-    command: Option<Spanned<String>>,
-    /// A built-in hook run in-process: dangerous-commands, protect-paths,
-    /// redact-secrets, log-tools. Either this or `command`.
-    #[schemars(with = "Option<String>")]
-    builtin: Option<Spanned<String>>,
-    /// The built-in's options (`[hooks.options]`).
-    #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
-    options: Option<Spanned<toml::Table>>,
-    /// "enforce" (default) or "warn": report what the built-in would do, and allow.
-    mode: Option<crate::builtin::Mode>,
-    /// Exec form: arguments, no shell; ${CLAUDE_PROJECT_DIR} is substituted.
-    args: Option<Vec<String>>,
-    /// Timeout in seconds (fractions allowed).
-    #[schemars(with = "Option<f64>", range(min = 0.001))]
-    timeout: Option<Spanned<f64>>,
-    /// "open" or "closed"; default: [defaults] fail_mode.
-    fail_mode: Option<FailMode>,
-    /// Claude Code's `onFailure`: "block" is `fail_mode = "closed"` with
-    /// Claude Code's rules (ignored on Stop, SubagentStop, TaskCompleted and
-    /// TeammateIdle; its block reason worded as Claude Code words it).
-    on_failure: Option<OnFailure>,
-    /// Fire and forget: started, never waited for, never merged.
-    #[serde(rename = "async", default)]
-    is_async: bool,
-    /// Extra environment variables.
-    #[serde(default)]
-    env: BTreeMap<String, String>,
-    /// A Claude Code permission rule, tested on tool events: "Bash(git *)".
-    #[serde(rename = "if")]
-    if_rule: Option<String>,
-    /// How this hook's matcher is read; default: `[defaults] matcher_syntax`.
-    matcher_syntax: Option<crate::matcher::Syntax>,
-    /// The dialect this hook speaks (claude, codex, pydantic-deep, gemini,
-    /// cursor, copilot): it gets the event in that shape and is read by
-    /// that dialect's rules. Default: the caller's.
-    input: Option<crate::dialect::id::Dialect>,
-}
-
-/// The JSON Schema of this format.
-pub(super) fn schema() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(RawFile)).unwrap_or_default()
-}
 
 type ErrAt<'a> = dyn Fn(Code, Option<std::ops::Range<usize>>, Option<String>, String) -> Error + 'a;
 

@@ -2,19 +2,25 @@
 //! `"open"` a notice that names the hook and the kind of failure.
 
 use super::merger::Merger;
-use super::model::Input;
+use super::model::{ClosedBy, Input};
 use crate::answer::{Failure, js_trim};
 use crate::config::FailMode;
 
-/// Whether a failing hook blocks: `fail_mode = "closed"`, except where it
-/// came from Claude Code's `onFailure`, which Claude Code ignores on these.
-pub(super) fn closed(input: &Input<'_>, event: &str, from_on_failure: bool) -> bool {
-    input.fail_mode == FailMode::Closed
-        && !(from_on_failure
-            && matches!(
-                event,
-                "Stop" | "SubagentStop" | "TaskCompleted" | "TeammateIdle"
-            ))
+/// Whether a failing hook blocks, and by which setting: `fail_mode =
+/// "closed"`, except where it came from Claude Code's `onFailure`, which
+/// Claude Code ignores on these.
+pub(super) fn closed(input: &Input<'_>, event: &str, from_on_failure: bool) -> Option<ClosedBy> {
+    if input.fail_mode != FailMode::Closed {
+        return None;
+    }
+    if !from_on_failure {
+        return Some(ClosedBy::FailMode);
+    }
+    (!matches!(
+        event,
+        "Stop" | "SubagentStop" | "TaskCompleted" | "TeammateIdle"
+    ))
+    .then_some(ClosedBy::OnFailure)
 }
 
 impl Merger<'_> {

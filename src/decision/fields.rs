@@ -69,43 +69,25 @@ impl Merger<'_> {
 /// (an empty object here) still makes the merged config `AUTO`, as Gemini
 /// applies one as soon as any hook answers.
 fn merge_tool_config(prev: Option<&Value>, new: &Value) -> Value {
-    fn mode_rank(mode: &str) -> u8 {
-        match mode {
-            "NONE" => 2,
-            "ANY" => 1,
-            _ => 0,
-        }
-    }
-    let mode_of = |v: Option<&Value>| {
-        v.and_then(|v| v.get("mode"))
-            .and_then(Value::as_str)
-            .unwrap_or("AUTO")
-            .to_owned()
-    };
-    let (a, b) = (mode_of(prev), mode_of(Some(new)));
-    let mode = if mode_rank(&b) > mode_rank(&a) { b } else { a };
-    let mode = match mode.as_str() {
-        "NONE" | "ANY" => mode,
-        _ => "AUTO".to_owned(),
-    };
-    let mut names: Vec<String> = [prev, Some(new)]
-        .into_iter()
+    /// Modes from the least to the most restrictive.
+    const MODES: [&str; 3] = ["AUTO", "ANY", "NONE"];
+    let both = [prev, Some(new)];
+    let rank = both
+        .iter()
+        .flatten()
+        .filter_map(|v| v.get("mode").and_then(Value::as_str))
+        .filter_map(|m| MODES.iter().position(|known| *known == m))
+        .max()
+        .unwrap_or(0);
+    let mut names: Vec<&str> = both
+        .iter()
         .flatten()
         .filter_map(|v| v.get("allowedFunctionNames").and_then(Value::as_array))
         .flatten()
         .filter_map(Value::as_str)
-        .map(str::to_owned)
+        .filter(|_| MODES[rank] != "NONE")
         .collect();
-    names.sort();
+    names.sort_unstable();
     names.dedup();
-    if mode == "NONE" {
-        names.clear();
-    }
-    let mut out = Map::new();
-    out.insert("mode".into(), Value::String(mode));
-    out.insert(
-        "allowedFunctionNames".into(),
-        Value::Array(names.into_iter().map(Value::String).collect()),
-    );
-    Value::Object(out)
+    serde_json::json!({"mode": MODES[rank], "allowedFunctionNames": names})
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::model::{Decision, Input, Permission};
+use super::model::{ClosedBy, Decision, Input, Permission};
 use super::rewrite::merge_rewrites;
 use crate::answer::{Failure, Outcome, js_trim};
 use crate::events::Family;
@@ -21,25 +21,25 @@ pub(super) struct Merger<'a> {
 }
 
 impl Merger<'_> {
-    /// Merges one answer. `closed`: `Some` when a failure of this hook
-    /// blocks, `Some(true)` when that came from Claude Code's `onFailure`
-    /// (and is then worded as Claude Code words it).
-    pub(super) fn one(&mut self, input: &Input<'_>, closed: Option<bool>) {
+    /// Merges one answer. `closed`: what makes a failure of this hook block,
+    /// if anything.
+    pub(super) fn one(&mut self, input: &Input<'_>, closed: Option<ClosedBy>) {
         let a = input.answer;
         if let Some(failure) = &a.failure {
-            if let Some(on_failure) = closed
+            if let Some(by) = closed
                 && a.outcome != Outcome::Blocking
             {
-                let mut reason = match (on_failure, failure) {
-                    (true, Failure::TimedOut { .. }) => format!(
+                let mut reason = match (by, failure) {
+                    // Claude Code's wording, read by the model.
+                    (ClosedBy::OnFailure, Failure::TimedOut { .. }) => format!(
                         "[{}]: timed out; blocking because onFailure is \"block\"",
                         input.label
                     ),
-                    (true, _) => format!(
+                    (ClosedBy::OnFailure, _) => format!(
                         "[{}]: failed; blocking because onFailure is \"block\"",
                         input.label
                     ),
-                    (false, _) => format!(
+                    (ClosedBy::FailMode, _) => format!(
                         "[{}]: {}; blocking because fail_mode is \"closed\"",
                         input.name,
                         failure.describe()

@@ -51,8 +51,7 @@ pub fn merge(
     };
     for (i, input) in inputs.iter().enumerate() {
         let from_on_failure = on_failure_flags.get(i).copied().unwrap_or(false);
-        let closed = failure::closed(input, event, from_on_failure);
-        m.one(input, closed.then_some(from_on_failure));
+        m.one(input, failure::closed(input, event, from_on_failure));
     }
     m.finish()
 }

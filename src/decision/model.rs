@@ -40,6 +40,15 @@ impl Permission {
     }
 }
 
+/// What makes a failing hook block, which also words the block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClosedBy {
+    /// hookrun's `fail_mode = "closed"`.
+    FailMode,
+    /// Claude Code's `onFailure: "block"`.
+    OnFailure,
+}
+
 /// One hook's answer with what the merge needs to know about the hook.
 #[derive(Debug, Clone)]
 pub struct Input<'a> {

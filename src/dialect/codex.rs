@@ -113,6 +113,11 @@ pub fn render(
 pub struct Codex;
 
 impl super::protocol::Protocol for Codex {
+    fn stderr_is_reason(&self) -> bool {
+        // On exit 2 Codex puts the whole stderr before the model.
+        true
+    }
+
     fn id(&self) -> super::id::Dialect {
         super::id::Dialect::Codex
     }

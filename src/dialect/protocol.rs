@@ -55,6 +55,12 @@ pub trait Protocol: Sync {
         None
     }
 
+    /// Whether this agent reads a blocking answer's whole stderr as the
+    /// reason the model sees (so hookrun keeps its own lines off stderr).
+    fn stderr_is_reason(&self) -> bool {
+        false
+    }
+
     /// Whether identical handlers matching one event run once (Claude Code's
     /// de-duplication, which Codex and Gemini CLI share); pydantic-deep
     /// runs each.

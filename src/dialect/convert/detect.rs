@@ -84,31 +84,44 @@ fn signals(hooks: &serde_json::Map<String, Value>) -> Signals {
     s
 }
 
-/// The format of a JSON hooks file: `Ok(None)` for Claude Code's shape
-/// (Codex's `hooks.json` too), `Ok(Some(agent))` for Gemini's, Cursor's or
-/// Copilot's; `Err` when the content fits several and no format was given.
+/// The agent whose format a JSON hooks file is in: `--config-format`,
+/// else its path, else its content (parsed only then); Claude Code's shape
+/// (`Dialect::Claude`) when nothing says otherwise, text that is not JSON
+/// included (the Claude Code reader reports it).
 ///
 /// # Errors
-/// The format is ambiguous, or the given format has no hooks file.
-pub fn format_of(
-    path: &Path,
-    root: &Value,
-    forced: Option<Dialect>,
-) -> Result<Option<Dialect>, String> {
-    let foreign = |d: Dialect| match d {
-        Dialect::Claude | Dialect::Codex => Ok(None),
-        Dialect::Gemini | Dialect::Cursor | Dialect::Copilot => Ok(Some(d)),
+/// The content fits several formats, or the given format has no hooks file.
+pub fn agent_of_file(path: &Path, text: &str, forced: Option<Dialect>) -> Result<Dialect, String> {
+    let agent = match forced.or_else(|| agent_of_path(path)) {
+        Some(d) => d,
+        None => match serde_json::from_str::<Value>(text) {
+            Ok(root) => agent_of_content(path, &root)?,
+            Err(_) => Dialect::Claude,
+        },
+    };
+    match agent {
+        Dialect::Claude | Dialect::Codex | Dialect::Gemini | Dialect::Cursor | Dialect::Copilot => {
+            Ok(agent)
+        }
         other => Err(format!(
             "hookrun reads no {} hooks file: {} hooks are configured in hookrun TOML",
             other.as_str(),
             other.as_str()
         )),
-    };
-    if let Some(d) = forced.or_else(|| agent_of_path(path)) {
-        return foreign(d);
     }
+}
+
+/// Whether an agent reads its Claude-shaped hooks file without `if`
+/// (Codex: such a hook runs on every match there).
+#[must_use]
+pub fn ignores_if(agent: Dialect) -> bool {
+    agent == Dialect::Codex
+}
+
+/// The agent a JSON hooks file's content says it is in.
+fn agent_of_content(path: &Path, root: &Value) -> Result<Dialect, String> {
     let Some(hooks) = root.get("hooks").and_then(Value::as_object) else {
-        return Ok(None);
+        return Ok(Dialect::Claude);
     };
     let s = signals(hooks);
     let mut found: Vec<(Dialect, &Vec<String>)> = [
@@ -124,8 +137,8 @@ pub fn format_of(
         |n| n.to_string_lossy().into_owned(),
     );
     match found.len() {
-        1 => Ok(Some(found.remove(0).0)),
-        0 if s.shared.is_empty() => Ok(None),
+        1 => Ok(found.remove(0).0),
+        0 if s.shared.is_empty() => Ok(Dialect::Claude),
         0 => Err(format!(
             "`{name}` could be Cursor's or GitHub Copilot's hooks file: its events ({}) are both agents' and no handler says which (`command` is Cursor's, `bash`/`powershell` Copilot's); say which with `--config-format cursor` or `--config-format copilot`",
             s.shared.join(", ")

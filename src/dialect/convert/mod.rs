@@ -6,7 +6,7 @@
 mod detect;
 mod foreign;
 
-pub use detect::{agent_of_path, format_of};
+pub use detect::{agent_of_file, agent_of_path, ignores_if};
 pub use foreign::{Foreign, Skipped};
 
 use serde_json::Value;
@@ -34,19 +34,14 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
 }
 
 /// Reads a JSON hooks file of an agent whose format is not Claude Code's
-/// (Gemini CLI's settings, Cursor's `hooks.json`, Copilot's hook files),
-/// recognised by its path or content, or named by `forced`; `None` for
-/// Claude Code's shape (Codex's `hooks.json` too) and for text that is not
-/// JSON (the Claude Code reader reports it).
+/// (Gemini CLI's settings, Cursor's `hooks.json`, Copilot's hook files) as
+/// the hookrun TOML it means; `None` for text that is not JSON (the Claude
+/// Code reader reports where it breaks).
 #[must_use]
 pub fn read_foreign(
-    path: &std::path::Path,
     text: &str,
-    forced: Option<crate::dialect::id::Dialect>,
+    agent: crate::dialect::id::Dialect,
 ) -> Option<Result<Foreign, String>> {
     let root: Value = serde_json::from_str(text).ok()?;
-    match format_of(path, &root, forced) {
-        Ok(agent) => agent.map(|a| foreign::convert_hooks(&root, a)),
-        Err(why) => Some(Err(why)),
-    }
+    Some(foreign::convert_hooks(&root, agent))
 }

@@ -86,19 +86,23 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
         }
         _ => return crate::answer::classify(event, label, run),
     };
+    // Claude Code's `hookSpecificOutput` carries a decision and a rewrite on
+    // PreToolUse only; a context wherever the event has a variant.
+    let pre_tool = event == "PreToolUse";
     let mut json = Map::new();
     let mut hso = Map::new();
     for (key, value) in own {
         match key.as_str() {
-            "permissionDecision" | "permissionDecisionReason" => {
+            "permissionDecision" | "permissionDecisionReason" if pre_tool => {
                 hso.insert(key, value);
             }
-            "modifiedArgs" => {
+            "modifiedArgs" if pre_tool => {
                 hso.insert("updatedInput".into(), value);
             }
             "additionalContext" => {
                 hso.insert(key, value);
             }
+            k if OWN_KEYS.contains(&k) => {}
             _ => {
                 json.insert(key, value);
             }
@@ -106,9 +110,6 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
     }
     if crate::schema::has_variant(event) && !hso.is_empty() {
         hso.insert("hookEventName".into(), Value::String(event.to_owned()));
-        if event != "PreToolUse" {
-            hso.retain(|k, _| matches!(k.as_str(), "hookEventName" | "additionalContext"));
-        }
         json.insert("hookSpecificOutput".into(), Value::Object(hso));
     }
     super::shared::answer_from_json(event, label, run, &Value::Object(json), 0)

@@ -1,12 +1,9 @@
 //! Gemini CLI (landscape section 1). Event names `BeforeTool`, `AfterTool`,
-//! `BeforeAgent`, `AfterAgent`, `PreCompress`, …; answers `decision`,
-//! `reason`, `hookSpecificOutput.tool_input` (merged over the input).
-//!
-//! hookrun reproduces Gemini's *observed* reading of a hook (landscape 1.6),
-//! not its documentation, because transparency means the same outcome as
-//! Gemini running the hook itself: stdout JSON wins over the exit code (so
-//! `{}` with exit 2 allows), exit 2 without output allows, exit 1 warns, and
-//! any other non-zero exit with text **denies** with that text.
+//! `BeforeAgent`, `AfterAgent`, `PreCompress`, …, and the model events
+//! (`BeforeModel`, `AfterModel`, `BeforeToolSelection`); answers
+//! `decision`, `reason`, `hookSpecificOutput.tool_input` (merged over the
+//! input), `llm_request`, `llm_response`, `toolConfig`. Reading a hook's
+//! run is `read`; this file maps events and renders the merged decision.
 
 use serde_json::{Map, Value, json};
 
@@ -15,13 +12,16 @@ use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
 use crate::event::Event;
 use crate::events::Family;
-use crate::exec::{HookRun, RunStatus};
+use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
 pub mod events;
+mod read;
 pub mod settings;
 
 pub use events::EVENTS;
+pub use read::classify;
+use read::MODEL_FIELDS;
 
 #[must_use]
 pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
@@ -30,143 +30,11 @@ pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Va
     (Some(name), obj)
 }
 
-/// The event name Gemini uses for hookrun's.
-fn gemini_name(model: &str) -> &str {
-    EVENTS
-        .iter()
-        .find(|(_, c)| *c == model)
-        .map_or(model, |(g, _)| g)
-}
-
-/// Gemini's reading of one hook, translated into a Claude-shaped answer.
-#[must_use]
-pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
-    let stdout = String::from_utf8_lossy(&run.stdout.bytes).into_owned();
-    let stderr = String::from_utf8_lossy(&run.stderr.bytes).into_owned();
-    if matches!(run.status, RunStatus::TimedOut | RunStatus::SpawnFailed(_)) {
-        return crate::answer::classify(event, label, run);
-    }
-    let status = match run.status {
-        RunStatus::Exited(c) => c,
-        _ => 1,
-    };
-    let parsed = json_of(&stdout).or_else(|| json_of(&stderr));
-    // Gemini has an output for the hook whenever stdout or stderr holds text.
-    let answered = !stdout.trim().is_empty() || !stderr.trim().is_empty();
-    let mut answer = match parsed {
-        Some(obj) => translate(event, &obj),
-        None => {
-            let text = if stdout.trim().is_empty() {
-                stderr.trim()
-            } else {
-                stdout.trim()
-            }
-            .to_owned();
-            match status {
-                0 if text.is_empty() => json!({}),
-                0 => json!({"systemMessage": text}),
-                1 => json!({"systemMessage": format!("Warning: {text}")}),
-                _ if text.is_empty() => json!({}),
-                2 => deny(event, stderr.trim()),
-                _ => deny(event, &text),
-            }
-        }
-    };
-    if event == "BeforeToolSelection"
-        && answered
-        && answer.pointer("/model_fields/toolConfig").is_none()
-    {
-        // Gemini applies a merged tool config (`AUTO`) as soon as any hook
-        // answered, with or without one of its own.
-        if answer.get("model_fields").is_none() {
-            answer["model_fields"] = json!({});
-        }
-        answer["model_fields"]["toolConfig"] = json!({});
-    }
-    super::shared::answer_from_json(event, label, run, &answer, 0)
-}
-
-/// A JSON object, or a JSON string holding one (Gemini accepts both).
-fn json_of(text: &str) -> Option<Map<String, Value>> {
-    match serde_json::from_str::<Value>(text.trim()).ok()? {
-        Value::Object(m) => Some(m),
-        Value::String(s) => serde_json::from_str::<Value>(&s).ok()?.as_object().cloned(),
-        _ => None,
-    }
-}
-
-fn deny(event: &str, reason: &str) -> Value {
-    let reason = if reason.is_empty() {
-        "Blocked by hook"
-    } else {
-        reason
-    };
-    match event {
-        "PreToolUse" => {
-            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}})
-        }
-        _ => json!({"decision": "block", "reason": reason}),
-    }
-}
-
-/// `hookSpecificOutput` fields of Gemini's model events: BeforeModel's
-/// request rewrite and synthetic response, AfterModel's replacement
-/// response, BeforeToolSelection's tool config.
-const MODEL_FIELDS: &[&str] = &["llm_request", "llm_response", "toolConfig"];
-
-fn translate(event: &str, obj: &Map<String, Value>) -> Value {
-    let decision = obj.get("decision").and_then(Value::as_str).unwrap_or("");
-    let reason = obj.get("reason").and_then(Value::as_str).unwrap_or("");
-    let mut out = match decision {
-        "deny" | "block" => deny(event, reason),
-        "ask" if event == "PreToolUse" => {
-            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "ask", "permissionDecisionReason": reason}})
-        }
-        "allow" | "approve" if event == "PreToolUse" => {
-            json!({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "allow"}})
-        }
-        _ => json!({}),
-    };
-    for key in ["systemMessage", "continue", "stopReason"] {
-        if let Some(v) = obj.get(key) {
-            out[key] = v.clone();
-        }
-    }
-    if let Some(hso) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
-        // The model events' own fields pass through to the merge (last in
-        // config order wins, toolConfig is united: `decision::fields`).
-        // They travel beside the Claude-shaped answer (`model_fields`), as
-        // Claude Code's output schema has no place for them.
-        for key in MODEL_FIELDS {
-            if let Some(v) = hso.get(*key).filter(|v| !v.is_null()) {
-                if out.get("model_fields").is_none() {
-                    out["model_fields"] = json!({});
-                }
-                out["model_fields"][*key] = v.clone();
-            }
-        }
-        if let Some(input) = hso.get("tool_input").filter(|v| v.is_object()) {
-            // Merged over the original input, not a replacement.
-            out["merge_input"] = input.clone();
-        }
-        if let Some(ctx) = hso.get("additionalContext").and_then(Value::as_str) {
-            let has_variant = crate::schema::has_variant(event);
-            if has_variant {
-                if out.get("hookSpecificOutput").is_none() {
-                    out["hookSpecificOutput"] = json!({"hookEventName": event});
-                }
-                out["hookSpecificOutput"]["additionalContext"] = Value::String(ctx.to_owned());
-            }
-        }
-    }
-    out
-}
-
 /// The merged decision in Gemini's shape: the JSON carries everything; the
 /// exit status mirrors the hooks' (see below).
 #[must_use]
 pub fn render(
-    event: &crate::event::Event,
+    _event: &crate::event::Event,
     family: Family,
     d: &Decision,
     notices: &[String],
@@ -228,7 +96,6 @@ pub fn render(
             out["stopReason"] = Value::String(d.stop_reasons.join("\n"));
         }
     }
-    let _ = gemini_name(&event.name);
     // Gemini reads stdout JSON first whatever the exit status, and counts a
     // hook that exits non-zero as failed (`Hook execution for X: 0
     // succeeded, 1 failed`, a warning on exit 1): the JSON carries the

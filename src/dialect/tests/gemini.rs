@@ -1,6 +1,7 @@
 //! Unit tests of the gemini dialect, beside its code through `#[path]`.
 
 use super::*;
+use crate::exec::RunStatus;
 use crate::dialect::Dialect;
 use crate::dialect::protocol::Protocol;
 use crate::dialect::testing::{self as t, exited, finished};

@@ -1,0 +1,130 @@
+//! The shape of hookrun's TOML file as serde reads it and the JSON Schema
+//! describes it (every key documented); `toml_file` turns it into hooks.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::layer::RawLimits;
+use super::model::FailMode;
+
+/// A hookrun hooks config (TOML). Unknown keys are errors.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "hookrun config")]
+pub(super) struct RawFile {
+    /// Defaults for every hook of this file.
+    #[serde(default)]
+    pub(super) defaults: RawDefaults,
+    /// Resource limits.
+    pub(super) limits: Option<RawLimits>,
+    /// Per-event settings, by event name.
+    #[serde(default)]
+    pub(super) events: std::collections::BTreeMap<String, RawEvent>,
+    /// The hooks, merged in this order.
+    #[serde(default)]
+    #[schemars(with = "Vec<RawHook>")]
+    pub(super) hooks: Vec<Spanned<RawHook>>,
+}
+
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDefaults {
+    /// Timeout in seconds (fractions allowed) of hooks that set none; without
+    /// it each event's Claude Code default applies (600 s, UserPromptSubmit 30 s, SessionEnd 1.5 s).
+    #[schemars(with = "Option<f64>", range(min = 0.001))]
+    pub(super) timeout: Option<Spanned<f64>>,
+    /// What a failing hook means: "open" (reported, no decision) or "closed" (a block).
+    pub(super) fail_mode: Option<FailMode>,
+    /// Append one hash-chained JSON line per event to this file (relative
+    /// to this config file).
+    pub(super) audit_log: Option<String>,
+    /// "parallel" (default), "sequential" or "first-answer".
+    pub(super) order: Option<super::model::Order>,
+    /// How matchers are read: "claude" (exact names, else a regex) or
+    /// "regex" (always an unanchored regex search).
+    pub(super) matcher_syntax: Option<crate::matcher::Syntax>,
+}
+
+/// `[events.NAME]`: settings of one event.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEvent {
+    /// "parallel", "sequential" or "first-answer" for this event.
+    pub(super) order: Option<super::model::Order>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(super) enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// Claude Code's `onFailure` values.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum OnFailure {
+    Block,
+    Continue,
+}
+
+/// One hook.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawHook {
+    /// Shown in reports and failure reasons instead of the command.
+    pub(super) name: Option<String>,
+    /// One event name or a list: Claude Code names (PreToolUse, Stop, ...) or
+    /// pydantic-deep's (pre_tool_use, post_tool_use, post_tool_use_failure).
+    #[schemars(with = "OneOrMany")]
+    pub(super) event: Spanned<OneOrMany>,
+    /// Claude Code matcher: "*", "" or absent match all; names like
+    /// "Bash|Edit" match exactly; anything else is an unanchored regex.
+    #[schemars(with = "Option<String>")]
+    pub(super) matcher: Option<Spanned<String>>,
+    /// Run by /bin/sh -c; with `args`, the program to exec. Either this or `builtin`.
+    #[schemars(with = "Option<String>")]
+    pub(super) command: Option<Spanned<String>>,
+    /// A built-in hook run in-process: dangerous-commands, protect-paths,
+    /// redact-secrets, log-tools. Either this or `command`.
+    #[schemars(with = "Option<String>")]
+    pub(super) builtin: Option<Spanned<String>>,
+    /// The built-in's options (`[hooks.options]`).
+    #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
+    pub(super) options: Option<Spanned<toml::Table>>,
+    /// "enforce" (default) or "warn": report what the built-in would do, and allow.
+    pub(super) mode: Option<crate::builtin::Mode>,
+    /// Exec form: arguments, no shell; ${CLAUDE_PROJECT_DIR} is substituted.
+    pub(super) args: Option<Vec<String>>,
+    /// Timeout in seconds (fractions allowed).
+    #[schemars(with = "Option<f64>", range(min = 0.001))]
+    pub(super) timeout: Option<Spanned<f64>>,
+    /// "open" or "closed"; default: [defaults] fail_mode.
+    pub(super) fail_mode: Option<FailMode>,
+    /// Claude Code's `onFailure`: "block" is `fail_mode = "closed"` with
+    /// Claude Code's rules (ignored on Stop, SubagentStop, TaskCompleted and
+    /// TeammateIdle; its block reason worded as Claude Code words it).
+    pub(super) on_failure: Option<OnFailure>,
+    /// Fire and forget: started, never waited for, never merged.
+    #[serde(rename = "async", default)]
+    pub(super) is_async: bool,
+    /// Extra environment variables.
+    #[serde(default)]
+    pub(super) env: BTreeMap<String, String>,
+    /// A Claude Code permission rule, tested on tool events: "Bash(git *)".
+    #[serde(rename = "if")]
+    pub(super) if_rule: Option<String>,
+    /// How this hook's matcher is read; default: `[defaults] matcher_syntax`.
+    pub(super) matcher_syntax: Option<crate::matcher::Syntax>,
+    /// The dialect this hook speaks (claude, codex, pydantic-deep, gemini,
+    /// cursor, copilot): it gets the event in that shape and is read by
+    /// that dialect's rules. Default: the caller's.
+    pub(super) input: Option<crate::dialect::id::Dialect>,
+}
+
+/// The JSON Schema of this format.
+pub(super) fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(RawFile)).unwrap_or_default()
+}
