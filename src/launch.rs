@@ -12,6 +12,33 @@ use crate::exec::{ExecSpec, Program};
 
 /// Set for every hook: how deeply `hookrun run` is nested.
 pub const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
+
+/// Set for every hook beside `HOOKRUN_DEPTH`: the pid of the hookrun that
+/// started it, so that a nested hookrun trusts the depth only when that
+/// process is really one of its ancestors.
+pub const PARENT_VAR: &str = "HOOKRUN_PARENT";
+
+/// How deeply this hookrun is nested in hookrun runs: `HOOKRUN_DEPTH` when
+/// `HOOKRUN_PARENT` names one of this process's ancestors, else 0. A depth
+/// inherited from elsewhere (a project's settings can set environment
+/// variables for hooks) is not self-recursion and must not turn the guards
+/// off. Where the OS cannot tell ancestry, the depth is trusted.
+#[must_use]
+pub fn inherited_depth() -> u32 {
+    let Some(depth) = std::env::var(DEPTH_VAR)
+        .ok()
+        .and_then(|d| d.trim().parse::<u32>().ok())
+    else {
+        return 0;
+    };
+    let parent = std::env::var(PARENT_VAR)
+        .ok()
+        .and_then(|p| p.trim().parse::<u32>().ok());
+    match parent.map(crate::os::is_ancestor) {
+        Some(Some(true) | None) => depth,
+        Some(Some(false)) | None => 0,
+    }
+}
 pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
     if let Some(t) = hook.timeout {
         return t;
@@ -82,6 +109,7 @@ pub fn spec_for(
         None => Vec::new(),
     };
     env.push((DEPTH_VAR.to_owned(), (depth + 1).to_string()));
+    env.push((PARENT_VAR.to_owned(), std::process::id().to_string()));
     env.extend(speaks.hook_env(project_dir));
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {

@@ -4,7 +4,6 @@ use crate::cli::RunArgs;
 use crate::config::{self, Config, Discovery, FailMode, Hook, LoadOptions};
 use crate::error::{Error, ExitStatus};
 use crate::event::{self, Event};
-use crate::launch::DEPTH_VAR;
 use crate::output;
 use crate::pipeline;
 
@@ -22,10 +21,7 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
     let cli_closed = args.fail_mode == Some(FailMode::Closed);
     let config = load_config(args).map_err(|e| e.closed_if(cli_closed))?;
-    let depth = std::env::var(DEPTH_VAR)
-        .ok()
-        .and_then(|d| d.parse::<u32>().ok())
-        .unwrap_or(0);
+    let depth = crate::launch::inherited_depth();
     if depth >= MAX_DEPTH {
         return Err(Error::Nested { depth }.closed_if(config.any_closed));
     }

@@ -14,7 +14,8 @@
 //! - an exclusive advisory lock on a file ([`lock_exclusive`]);
 //! - whether a file can be executed ([`is_executable`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
-//!   ([`wait_stdin_readable`]).
+//!   ([`wait_stdin_readable`]);
+//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]).
 
 #[cfg(unix)]
 #[path = "unix.rs"]
@@ -261,4 +262,14 @@ pub fn is_executable(meta: &Metadata) -> bool {
 /// The wait itself failed (stdin is not a valid descriptor, ...).
 pub fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool> {
     imp::wait_stdin_readable(timeout)
+}
+
+/// Whether `pid` is an ancestor of this process (its parent, the parent's
+/// parent, ...) running the same program; `None` where the platform cannot
+/// tell. Self-recursion
+/// detection uses it to trust only a nesting depth set by a real enclosing
+/// hookrun, not one inherited from a project's environment settings.
+#[must_use]
+pub fn is_ancestor(pid: u32) -> Option<bool> {
+    imp::is_ancestor(pid)
 }

@@ -114,3 +114,34 @@ pub(super) fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Resu
         Err(e) => Err(e.into()),
     }
 }
+
+/// Walks the parent chain through `/proc` (Linux): `pid` counts only when
+/// it is an ancestor running the same program as this process (its `comm`),
+/// and never init. Elsewhere `None`.
+pub(super) fn is_ancestor(pid: u32) -> Option<bool> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    if pid <= 1 {
+        return Some(false);
+    }
+    let comm = |p: &str| std::fs::read_to_string(format!("/proc/{p}/comm")).ok();
+    let mut current = std::process::id();
+    // A chain longer than this is not a process tree worth trusting.
+    for _ in 0..256 {
+        let stat = std::fs::read_to_string(format!("/proc/{current}/stat")).ok()?;
+        // `pid (comm) state ppid ...`: comm may hold spaces and parentheses.
+        let after = &stat[stat.rfind(')')? + 1..];
+        let parent: u32 = after.split_whitespace().nth(1)?.parse().ok()?;
+        if parent == pid {
+            return Some(
+                comm(&pid.to_string()).is_some() && comm(&pid.to_string()) == comm("self"),
+            );
+        }
+        if parent <= 1 {
+            return Some(false);
+        }
+        current = parent;
+    }
+    Some(false)
+}

@@ -16,6 +16,7 @@ mod faults;
 mod golden;
 mod json_answers;
 mod merge;
+mod no_silent_allow;
 mod policy_test;
 mod process;
 mod properties;

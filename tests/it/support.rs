@@ -19,6 +19,7 @@ pub struct HookTest {
     configs: Vec<PathBuf>,
     args: Vec<String>,
     stdin: Vec<u8>,
+    env: Vec<(String, String)>,
 }
 
 #[derive(Debug)]
@@ -58,6 +59,7 @@ impl HookTest {
             configs: Vec::new(),
             args: Vec::new(),
             stdin: Vec::new(),
+            env: Vec::new(),
         }
     }
 
@@ -159,8 +161,15 @@ impl HookTest {
         cmd.args(&self.args)
             .current_dir(self.path())
             .env("CLAUDE_PROJECT_DIR", self.path())
-            .env_remove("HOOKRUN_CONFIG");
+            .env_remove("HOOKRUN_CONFIG")
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
+    }
+
+    /// An environment variable for hookrun itself.
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.to_owned(), value.to_owned()));
+        self
     }
 
     /// Starts hookrun with the event written to its stdin.

@@ -1,0 +1,50 @@
+//! Failure paths that must end the way the user chose, never in an allow
+//! nobody chose: self-recursion, inherited environment, empty configs,
+//! hookrun's own errors, blocks in the caller's shape.
+
+use std::time::{Duration, Instant};
+
+use crate::support::{BIN, HookTest};
+
+/// A guard that denies every Bash command.
+const DENY_ALL: &str = "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\ncommand = \"echo 'guard says no' >&2; exit 2\"\n";
+
+#[test]
+fn a_nesting_depth_from_the_environment_does_not_turn_guards_off() {
+    // A project's settings can set any variable for hooks, ours included.
+    for parent in ["1", "999999", "not-a-pid", ""] {
+        let out = HookTest::new()
+            .toml(DENY_ALL)
+            .pre_tool_use("ls")
+            .env("HOOKRUN_DEPTH", "8")
+            .env("HOOKRUN_PARENT", parent)
+            .run();
+        assert_eq!(out.code, 2, "HOOKRUN_PARENT={parent:?}: {out:?}");
+        assert!(out.stdout.contains("guard says no"), "{out:?}");
+    }
+}
+
+#[test]
+fn real_self_recursion_stops_and_follows_fail_mode() {
+    for (mode, code) in [("open", 0), ("closed", 2)] {
+        let t = HookTest::new().file("hooks.toml", "");
+        let config = t.path().join("hooks.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "[defaults]\nfail_mode = \"{mode}\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"'{BIN}' run --config '{}'\"\ntimeout = 30\n",
+                config.display()
+            ),
+        )
+        .unwrap();
+        let t = t
+            .arg("--config")
+            .arg(config.to_str().unwrap())
+            .pre_tool_use("ls");
+        let started = Instant::now();
+        let out = t.run();
+        assert!(started.elapsed() < Duration::from_secs(20), "{out:?}");
+        assert_eq!(out.code, code, "fail_mode {mode}: {out:?}");
+        assert!(out.stdout.contains("nested"), "fail_mode {mode}: {out:?}");
+    }
+}
