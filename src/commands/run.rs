@@ -13,20 +13,32 @@ const MAX_DEPTH: u32 = 8;
 
 /// Runs one event and returns the exit code. Never panics on bad input:
 /// every problem becomes an `Error`, answered as a block where a guard fails
-/// closed.
+/// closed, in the caller's shape.
 ///
 /// # Errors
 /// A bad config, event or nesting depth, or an interruption.
 pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
+    let mut seen = Seen::default();
+    match execute_event(args, &mut seen) {
+        Err(e) if e.blocks() => Ok(answer_closed(&e, seen, args)),
+        other => other,
+    }
+}
+
+/// How far `run` got before an error: whether it read stdin, and the event
+/// when it could read one.
+#[derive(Default)]
+struct Seen {
+    stdin_read: bool,
+    event: Option<Event>,
+}
+
+fn execute_event(args: &RunArgs, seen: &mut Seen) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
     let cli_closed = args.fail_mode == Some(FailMode::Closed);
     let config = load_config(args).map_err(|e| e.closed_if(cli_closed))?;
-    let depth = crate::launch::inherited_depth();
-    if depth >= MAX_DEPTH {
-        return Err(Error::Nested { depth }.closed_if(config.any_closed));
-    }
-    let timeout = std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001));
-    let event = match event::read_stdin(config.limits.max_event_bytes, timeout)
+    seen.stdin_read = true;
+    let event = match event::read_stdin(config.limits.max_event_bytes, stdin_timeout(args))
         .and_then(|raw| crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,
@@ -43,6 +55,11 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
             return Err(e.closed_if(config.any_closed));
         }
     };
+    let event = seen.event.insert(event);
+    let depth = crate::launch::inherited_depth();
+    if depth >= MAX_DEPTH {
+        return Err(Error::Nested { depth }.closed_if(config.any_closed));
+    }
     // An agent that reads a block's whole stderr as the reason the model
     // sees would show these lints to the model: they stay with `check`.
     if !crate::dialect::protocol(event.dialect).stderr_is_reason() {
@@ -63,7 +80,40 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
         ))
         .closed_if(config.any_closed));
     }
-    run_event(&config, &event, depth, args.report.as_deref(), started)
+    run_event(&config, event, depth, args.report.as_deref(), started)
+}
+
+fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001))
+}
+
+/// Answers hookrun's own error as the block a closed guard requires, in the
+/// caller's shape: the event read, or read now when the error came first (a
+/// broken config). Only an event that cannot be read at all gets Claude
+/// Code's shape.
+fn answer_closed(e: &Error, seen: Seen, args: &RunArgs) -> ExitStatus {
+    let event = seen.event.or_else(|| {
+        if seen.stdin_read {
+            return None;
+        }
+        event::read_stdin(
+            crate::config::Limits::default().max_event_bytes,
+            stdin_timeout(args),
+        )
+        .and_then(|raw| crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect))
+        .ok()
+    });
+    match event {
+        Some(event) => {
+            let rendered = crate::dialect::render_own_block(&event, &format!("hookrun: {e}"));
+            output::emit(&rendered);
+            rendered.exit_code
+        }
+        None => {
+            output::error(&e.to_string(), true);
+            e.exit_code()
+        }
+    }
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
@@ -145,13 +195,7 @@ pub(crate) fn handle(
         let record = eval.audit_record(config, event, started.elapsed());
         if let Err(why) = crate::audit::append(path, record) {
             if config.any_closed {
-                let reason = format!("hookrun: {why}");
-                let stdout = serde_json::json!({"decision": "block", "reason": reason}).to_string();
-                rendered = crate::rendered::Rendered {
-                    stdout,
-                    stderr: vec![reason],
-                    exit_code: 2,
-                };
+                rendered = crate::dialect::render_own_block(event, &format!("hookrun: {why}"));
             } else {
                 rendered.stderr.push(format!("hookrun: {why}"));
             }

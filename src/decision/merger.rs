@@ -20,7 +20,19 @@ pub(super) struct Merger<'a> {
     pub(super) rewrites: Vec<(String, Map<String, Value>)>,
 }
 
-impl Merger<'_> {
+impl<'a> Merger<'a> {
+    /// An empty merge for one event.
+    pub(super) fn new(event: &'a str, family: Family, fields: &'a Map<String, Value>) -> Self {
+        Merger {
+            event,
+            family,
+            fields,
+            d: Decision::default(),
+            perm_reasons: Vec::new(),
+            rewrites: Vec::new(),
+        }
+    }
+
     /// Merges one answer. `closed`: what makes a failure of this hook block,
     /// if anything.
     pub(super) fn one(&mut self, input: &Input<'_>, closed: Option<ClosedBy>) {

@@ -41,17 +41,26 @@ pub fn merge(
     inputs: &[Input<'_>],
     on_failure_flags: &[bool],
 ) -> Decision {
-    let mut m = Merger {
-        event,
-        family,
-        fields,
-        d: Decision::default(),
-        perm_reasons: Vec::new(),
-        rewrites: Vec::new(),
-    };
+    let mut m = Merger::new(event, family, fields);
     for (i, input) in inputs.iter().enumerate() {
         let from_on_failure = on_failure_flags.get(i).copied().unwrap_or(false);
         m.one(input, failure::closed(input, event, from_on_failure));
     }
+    m.finish()
+}
+
+/// A block hookrun makes itself (a closed guard whose input, config or audit
+/// log failed), as the decision a blocking hook would have produced, so that
+/// every caller's dialect renders it in its own shape. On events that cannot
+/// block it is a notice, as any hook's block there.
+#[must_use]
+pub fn own_block(
+    event: &str,
+    family: Family,
+    fields: &Map<String, Value>,
+    reason: String,
+) -> Decision {
+    let mut m = Merger::new(event, family, fields);
+    m.block(Permission::Deny, reason);
     m.finish()
 }

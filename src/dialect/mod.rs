@@ -122,3 +122,14 @@ pub fn read_event_as<'a>(
     };
     crate::event::build(raw, forced_name.as_deref(), recognised)
 }
+
+/// Renders a block hookrun makes itself in the caller's shape (see
+/// `decision::own_block`).
+#[must_use]
+pub fn render_own_block(event: &Event, reason: &str) -> crate::rendered::Rendered {
+    let family = event
+        .info
+        .map_or(crate::events::Family::Generic, |i| i.family);
+    let d = crate::decision::own_block(&event.name, family, &event.fields, reason.to_owned());
+    protocol(event.dialect).render(event, family, &d, &[])
+}

@@ -48,3 +48,48 @@ fn real_self_recursion_stops_and_follows_fail_mode() {
         assert!(out.stdout.contains("nested"), "fail_mode {mode}: {out:?}");
     }
 }
+
+/// pydantic-deep's payload: a deny is its reason alone on stdout, exit 2.
+const PYDANTIC_EVENT: &str = r#"{"event": "pre_tool_use", "tool_name": "execute", "tool_input": {"command": "ls"}, "tool_result": null, "tool_error": null}"#;
+
+#[test]
+fn blocks_hookrun_makes_itself_come_in_the_callers_shape() {
+    // A broken config under --fail-mode closed, then an audit log that
+    // cannot be written under a closed hook: both blocks reach a
+    // pydantic-deep caller in its own shape, a Gemini caller in its own.
+    let broken = HookTest::new()
+        .raw_config("broken.toml", "[[hooks]\n")
+        .stdin(PYDANTIC_EVENT.as_bytes())
+        .args(&["--fail-mode", "closed"]);
+    let out = broken.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stdout.starts_with("hookrun: "), "{out:?}");
+    assert!(!out.stdout.contains("\"decision\""), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "pydantic-deep appends stderr: {out:?}"
+    );
+
+    let audit = |stdin: &str| {
+        let t = HookTest::new()
+            .file("log-is-a-dir/.keep", "")
+            .toml("[defaults]\nfail_mode = \"closed\"\naudit_log = \"log-is-a-dir\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n")
+            .stdin(stdin.as_bytes());
+        t.run()
+    };
+    let out = audit(PYDANTIC_EVENT);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stdout.contains("audit log"), "{out:?}");
+    assert!(!out.stdout.contains("\"decision\""), "{out:?}");
+    let gemini = r#"{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}"#;
+    let out = audit(gemini);
+    let answer: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_default();
+    assert_eq!(answer["decision"], "deny", "{out:?}");
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("audit log"),
+        "{out:?}"
+    );
+}
