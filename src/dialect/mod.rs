@@ -127,9 +127,9 @@ pub fn read_event_as<'a>(
 /// `decision::own_block`).
 #[must_use]
 pub fn render_own_block(event: &Event, reason: &str) -> crate::rendered::Rendered {
-    let family = event
-        .info
-        .map_or(crate::events::Family::Generic, |i| i.family);
+    // An event hookrun does not know still gets a block: the plain
+    // `decision: block` every Claude-like agent reads on any event.
+    let family = event.info.map_or(crate::events::Family::Stop, |i| i.family);
     let d = crate::decision::own_block(&event.name, family, &event.fields, reason.to_owned());
     protocol(event.dialect).render(event, family, &d, &[])
 }

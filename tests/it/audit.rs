@@ -146,7 +146,15 @@ fn unwritable_audit_log_is_reported_and_blocks_when_closed() {
         ]);
     let out = closed.run();
     assert_eq!(out.code, 2, "{out:?}");
-    assert_eq!(out.json()["decision"], "block");
+    // A PreToolUse block in Claude Code's PreToolUse shape.
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+    assert!(
+        out.hso()["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("audit log"),
+        "{out:?}"
+    );
 }
 
 #[test]

@@ -107,7 +107,15 @@ fn closed_default_turns_a_config_error_into_a_block() {
         .arg("closed")
         .run();
     assert_eq!(out.code, 2, "{out:?}");
-    assert_eq!(out.json()["decision"], "block");
+    // The event is read to answer in its shape: a PreToolUse deny.
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+    assert!(
+        out.hso()["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bad.json"),
+        "{out:?}"
+    );
 }
 
 #[test]

@@ -318,7 +318,7 @@ fn a_full_disk_under_the_audit_log_is_reported_and_blocks_when_closed() {
         .args(&["--fail-mode", "closed", "--audit-log", "/dev/full"])
         .run();
     assert_eq!(out.code, 2, "{out:?}");
-    assert_eq!(out.json()["decision"], "block", "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
 }
 
 #[test]
