@@ -53,6 +53,18 @@ pub mod wording;
 
 use std::process::ExitCode;
 
+/// The binary's entry: parses the command line and runs it. A command line
+/// that does not parse is answered by `commands::usage`.
+#[must_use]
+pub fn main() -> ExitCode {
+    use clap::Parser;
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match cli::Cli::try_parse_from(&raw) {
+        Ok(cli) => run(&cli),
+        Err(err) => ExitCode::from(commands::usage::answer(&err, &raw)),
+    }
+}
+
 /// Runs a parsed command line and returns the process exit code. This is the
 /// one place that prints hookrun's own errors: every command returns its exit
 /// status, or an `Error` whose kind picks the code (`error::Error::exit_code`).

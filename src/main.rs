@@ -1,7 +1,5 @@
-//! The `hookrun` binary: parse the command line, hand it to the library.
-
-use clap::Parser;
+//! The `hookrun` binary: hand the command line to the library.
 
 fn main() -> std::process::ExitCode {
-    hookrun::run(&hookrun::cli::Cli::parse())
+    hookrun::main()
 }

@@ -10,3 +10,4 @@ pub mod meta;
 pub mod run;
 pub mod serve;
 pub mod test;
+pub mod usage;

@@ -89,31 +89,45 @@ fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
 
 /// Answers hookrun's own error as the block a closed guard requires, in the
 /// caller's shape: the event read, or read now when the error came first (a
-/// broken config). Only an event that cannot be read at all gets Claude
-/// Code's shape.
+/// broken config).
 fn answer_closed(e: &Error, seen: Seen, args: &RunArgs) -> ExitStatus {
-    let event = seen.event.or_else(|| {
-        if seen.stdin_read {
-            return None;
-        }
-        event::read_stdin(
-            crate::config::Limits::default().max_event_bytes,
-            stdin_timeout(args),
-        )
-        .and_then(|raw| crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect))
-        .ok()
-    });
-    match event {
-        Some(event) => {
-            let rendered = crate::dialect::render_own_block(&event, &format!("hookrun: {e}"));
-            output::emit(&rendered);
-            rendered.exit_code
+    match seen.event {
+        Some(event) => emit_own_block(&event, e),
+        None if !seen.stdin_read => {
+            block_unread_event(e, args.event.as_deref(), args.dialect, stdin_timeout(args))
         }
         None => {
             output::error(&e.to_string(), true);
             e.exit_code()
         }
     }
+}
+
+/// The block for an error that came before the event was read (a broken
+/// config, a mistyped flag): the event is read now, with the default size
+/// cap, so that the block is in the caller's shape. Only an event that
+/// cannot be read at all gets Claude Code's shape.
+pub(crate) fn block_unread_event(
+    e: &Error,
+    forced_event: Option<&str>,
+    forced_dialect: Option<crate::dialect::Dialect>,
+    timeout: std::time::Duration,
+) -> ExitStatus {
+    let event = event::read_stdin(crate::config::Limits::default().max_event_bytes, timeout)
+        .and_then(|raw| crate::dialect::read_event_as(raw, forced_event, forced_dialect));
+    match event {
+        Ok(event) => emit_own_block(&event, e),
+        Err(_) => {
+            output::error(&e.to_string(), true);
+            2
+        }
+    }
+}
+
+fn emit_own_block(event: &Event, e: &Error) -> ExitStatus {
+    let rendered = crate::dialect::render_own_block(event, &format!("hookrun: {e}"));
+    output::emit(&rendered);
+    rendered.exit_code
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {

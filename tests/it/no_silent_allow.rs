@@ -93,3 +93,49 @@ fn blocks_hookrun_makes_itself_come_in_the_callers_shape() {
         "{out:?}"
     );
 }
+
+/// Runs the binary with `args` and `stdin`; (exit code, stdout, stderr).
+fn hookrun(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_mistyped_flag_in_a_hook_command_is_an_error_not_a_block() {
+    // What an agent runs as a hook: 1 (a non-blocking error), never 2.
+    for args in [
+        &["run", "--confg", "x.toml"][..],
+        &["serve", "--stdio", "--no-such-flag"],
+        &["builtin", "dangerous-commands", "--optoin", "x=y"],
+    ] {
+        let (code, _, stderr) = hookrun(args, PYDANTIC_EVENT);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+    }
+    // Unless the user asked hooks to fail closed: a block in the caller's
+    // shape (pydantic-deep: the reason alone on stdout).
+    let (code, stdout, _) = hookrun(
+        &["run", "--fail-mode", "closed", "--confg", "x.toml"],
+        PYDANTIC_EVENT,
+    );
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(stdout.starts_with("hookrun: "), "{stdout}");
+    // CI commands keep the usual 2 for usage errors.
+    let (code, _, _) = hookrun(&["check", "--no-such-flag"], "");
+    assert_eq!(code, Some(2));
+    let (code, stdout, _) = hookrun(&["run", "--help"], "");
+    assert_eq!(code, Some(0), "{stdout}");
+}

@@ -1,0 +1,61 @@
+//! A command line that does not parse. For the commands an agent runs as a
+//! hook (`run`, `serve`, `builtin`), exit 2 would read as "block" to every
+//! agent (on a Stop hook: never stop), so a mistyped flag in the agent's
+//! settings exits 1, hookrun's own error, unless `--fail-mode closed` is
+//! among the arguments: then `run` and `builtin` answer with a block in the
+//! caller's shape. `check`, `test` and the others keep clap's 2 for usage
+//! errors, as ruff and grep do.
+
+use std::ffi::OsString;
+
+use crate::error::{Error, ExitStatus};
+
+/// The subcommands agents run as hooks.
+const HOOK_COMMANDS: &[&str] = &["run", "serve", "builtin"];
+
+/// Prints clap's message and picks the exit status.
+pub fn answer(err: &clap::Error, raw: &[OsString]) -> ExitStatus {
+    use clap::error::ErrorKind;
+    let _ = err.print();
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return 0;
+    }
+    let words: Vec<String> = raw
+        .iter()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let Some(command) = words.iter().find(|w| !w.starts_with('-')) else {
+        return exit_code(err);
+    };
+    if !HOOK_COMMANDS.contains(&command.as_str()) {
+        return exit_code(err);
+    }
+    let closed = words
+        .windows(2)
+        .any(|w| w[0] == "--fail-mode" && w[1] == "closed")
+        || words.iter().any(|w| w == "--fail-mode=closed");
+    if closed && command != "serve" {
+        let message = err
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("invalid command line")
+            .trim_start_matches("error: ")
+            .to_owned();
+        return crate::commands::run::block_unread_event(
+            &Error::Usage(message).closed_if(true),
+            None,
+            None,
+            std::time::Duration::from_secs(30),
+        );
+    }
+    1
+}
+
+fn exit_code(err: &clap::Error) -> ExitStatus {
+    u8::try_from(err.exit_code()).unwrap_or(2)
+}
