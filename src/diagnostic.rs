@@ -69,6 +69,7 @@ codes! {
     PluginRootInSettings => "W011", Warning, "${CLAUDE_PLUGIN_ROOT} in a settings hook";
     NotBoolean => "W012", Warning, "disableAllHooks is not a boolean";
     AgentIgnoresKey => "W013", Warning, "a key the file's agent ignores";
+    NoHooks => "W014", Warning, "the config defines no hook";
 }
 
 impl Serialize for Code {

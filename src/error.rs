@@ -98,6 +98,9 @@ pub enum Error {
     Config(Box<ConfigProblem>),
     #[error("invalid event on stdin: {0}")]
     Event(String),
+    /// The config defines no hook and was not turned off on purpose.
+    #[error("{0}")]
+    NoHooks(String),
     #[error(
         "hookrun run is nested {depth} deep; a configured hook probably runs `hookrun run` on the same config"
     )]
@@ -140,7 +143,7 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Usage(_) => ErrorKind::Usage,
-            Error::ConfigRead { .. } | Error::Config(_) => ErrorKind::Config,
+            Error::ConfigRead { .. } | Error::Config(_) | Error::NoHooks(_) => ErrorKind::Config,
             Error::Event(_)
             | Error::Nested { .. }
             | Error::Stdin(_)

@@ -56,6 +56,12 @@ fn execute_event(args: &RunArgs, seen: &mut Seen) -> Result<ExitStatus, Error> {
         }
     };
     let event = seen.event.insert(event);
+    if config.hooks.is_empty() && !config.off && config.any_closed {
+        // A closed guard whose config lost every hook (emptied, caught
+        // mid-save) must not let events through.
+        let why = crate::config::no_hooks(&config.files).to_string();
+        return Err(Error::NoHooks(why).closed_if(true));
+    }
     let depth = crate::launch::inherited_depth();
     if depth >= MAX_DEPTH {
         return Err(Error::Nested { depth }.closed_if(config.any_closed));

@@ -14,8 +14,11 @@ pub(super) struct Layer {
     pub(super) notices: Vec<Diagnostic>,
     pub(super) warnings: Vec<Diagnostic>,
     pub(super) limits: Option<RawLimits>,
-    /// `disableAllHooks`, when the file sets it.
+    /// `disableAllHooks` (`disable_all_hooks` in TOML), when the file sets it.
     pub(super) disable_all: Option<bool>,
+    /// `[defaults] fail_mode = "closed"`: the file wants its guards closed,
+    /// even when it has no hook left to say so.
+    pub(super) closed_default: bool,
     pub(super) policy: bool,
     pub(super) audit_log: Option<PathBuf>,
     pub(super) order: Option<Order>,

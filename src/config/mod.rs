@@ -33,8 +33,10 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
     let mut config = Config::default();
     let mut disable_all: Option<bool> = None;
     let mut policy_disable = false;
+    let mut closed_default = false;
     for path in paths {
         let layer = read_layer(path, options)?;
+        closed_default |= layer.closed_default;
         if let Some(d) = layer.disable_all {
             disable_all = Some(d);
             if layer.policy {
@@ -61,9 +63,41 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
     } else if disable_all == Some(true) {
         config.hooks.retain(|h| h.origin.policy);
     }
+    config.off = policy_disable || disable_all == Some(true);
     config.any_closed = options.default_fail_mode == FailMode::Closed
+        || closed_default
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
+    if config.hooks.is_empty() && !config.off {
+        config.notices.push(no_hooks(&config.files));
+    }
     Ok(config)
+}
+
+/// The notice for a config that defines no hook at all (an empty file, `{}`,
+/// a file caught empty mid-save): every event would pass unguarded without
+/// a word. Turning hookrun off on purpose is said with the off switch.
+#[must_use]
+pub fn no_hooks(files: &[PathBuf]) -> Diagnostic {
+    let file = files.last().cloned().unwrap_or_default();
+    let read = match files {
+        [] => "no config file was found".to_owned(),
+        [_] => "this file defines no hook".to_owned(),
+        _ => format!(
+            "none of the config files ({}) defines a hook",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Diagnostic::new(
+        Code::NoHooks,
+        file,
+        format!(
+            "{read}: nothing guards this event; set `disable_all_hooks = true` (TOML) or `\"disableAllHooks\": true` (JSON) to turn hooks off on purpose"
+        ),
+    )
 }
 
 /// The JSON Schema of hookrun's TOML config.
@@ -78,6 +112,11 @@ fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
         path: path.to_owned(),
         source,
     })?;
+    if text.trim().is_empty() {
+        // An empty file (often one caught mid-save) defines no hook, in any
+        // format: said by `load`, never a parse error that fails open.
+        return Ok(Layer::default());
+    }
     if is_toml(path, &text) {
         return toml_file::load(path, &text, options);
     }
@@ -201,9 +240,11 @@ fn foreign_layer(
 pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<Diagnostic>) {
     let mut config = Config::default();
     let mut findings = Vec::new();
+    let mut off = false;
     for path in paths {
         match read_layer(path, options) {
             Ok(layer) => {
+                off |= layer.disable_all == Some(true);
                 config.hooks.extend(layer.hooks);
                 findings.extend(layer.notices);
                 findings.extend(layer.warnings);
@@ -218,6 +259,10 @@ pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<D
             Err(e) => findings.push(Diagnostic::new(Code::Unreadable, path, e.to_string())),
         }
         config.files.push(path.clone());
+    }
+    let broken = findings.iter().any(|f| f.severity == Severity::Error);
+    if config.hooks.is_empty() && !off && !broken && !paths.is_empty() {
+        findings.push(no_hooks(&config.files));
     }
     (config, findings)
 }

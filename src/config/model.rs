@@ -170,6 +170,9 @@ pub struct Config {
     /// Whether any hook, or the default, fails closed (a broken event then
     /// blocks instead of erroring).
     pub any_closed: bool,
+    /// Every hook was turned off on purpose (`disableAllHooks` /
+    /// `disable_all_hooks`); an empty config is otherwise reported.
+    pub off: bool,
     /// `[defaults] audit_log` of the last file that sets it.
     pub audit_log: Option<PathBuf>,
     /// `[defaults] order`, and `[events.NAME] order` per event.

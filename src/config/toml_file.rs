@@ -164,6 +164,8 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         order: raw.defaults.order,
         order_by_event,
         limits: raw.limits,
+        disable_all: raw.disable_all_hooks,
+        closed_default: raw.defaults.fail_mode == Some(FailMode::Closed),
         ..Layer::default()
     };
     let default_timeout = match raw.defaults.timeout {

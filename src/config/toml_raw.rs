@@ -14,6 +14,10 @@ use super::model::FailMode;
 #[serde(deny_unknown_fields)]
 #[schemars(title = "hookrun config")]
 pub(super) struct RawFile {
+    /// The off switch, as Claude Code's `disableAllHooks`: `true` turns
+    /// every hook off on purpose (a config without hooks is otherwise
+    /// reported, and blocks under `fail_mode = "closed"`).
+    pub(super) disable_all_hooks: Option<bool>,
     /// Defaults for every hook of this file.
     #[serde(default)]
     pub(super) defaults: RawDefaults,

@@ -139,3 +139,38 @@ fn a_mistyped_flag_in_a_hook_command_is_an_error_not_a_block() {
     let (code, stdout, _) = hookrun(&["run", "--help"], "");
     assert_eq!(code, Some(0), "{stdout}");
 }
+
+#[test]
+fn a_config_without_hooks_is_said_and_blocks_when_closed() {
+    for (name, text) in [
+        ("empty.toml", ""),
+        ("empty.json", "{}"),
+        ("blank.json", "  \n"),
+    ] {
+        let out = HookTest::new()
+            .raw_config(name, text)
+            .pre_tool_use("ls")
+            .run();
+        assert_eq!(out.code, 0, "{name}: {out:?}");
+        assert!(
+            out.system_message().contains("defines no hook"),
+            "{name}: {out:?}"
+        );
+        assert!(out.stderr.contains("defines no hook"), "{name}: {out:?}");
+    }
+    let out = HookTest::new()
+        .raw_config("closed.toml", "[defaults]\nfail_mode = \"closed\"\n")
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+    // Off on purpose: silent, even under a closed default.
+    let out = HookTest::new()
+        .raw_config(
+            "off.toml",
+            "disable_all_hooks = true\n[defaults]\nfail_mode = \"closed\"\n",
+        )
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!((out.code, out.stdout.as_str()), (0, "{}"), "{out:?}");
+}
