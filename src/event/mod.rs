@@ -9,6 +9,7 @@ use crate::dialect::id::Dialect;
 use crate::error::{Error, byte_offset};
 use crate::events::{self, EventInfo};
 
+mod lenient;
 mod stdin;
 pub use stdin::{read_capped, read_stdin};
 
@@ -56,16 +57,22 @@ pub fn object_of(raw: &[u8]) -> Result<Map<String, Value>, Error> {
             "stdin is empty; expected one JSON object".into(),
         ));
     }
-    let value: Value = serde_json::from_slice(raw).map_err(|e| {
-        let offset = byte_offset(raw, e.line(), e.column());
-        let full = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let what = full.strip_suffix(&suffix).unwrap_or(&full);
-        Error::Event(format!(
-            "not valid JSON at byte offset {offset} (line {}, column {}): {what}",
-            e.line(),
-            e.column()
-        ))
+    let value: Value = lenient::parse(raw).map_err(|failure| match failure {
+        lenient::Failure::TooDeep(depth) => Error::Event(format!(
+            "nested {depth} levels deep, deeper than the {} hookrun reads",
+            lenient::MAX_DEPTH
+        )),
+        lenient::Failure::Json(e) => {
+            let offset = byte_offset(raw, e.line(), e.column());
+            let full = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let what = full.strip_suffix(&suffix).unwrap_or(&full);
+            Error::Event(format!(
+                "not valid JSON at byte offset {offset} (line {}, column {}): {what}",
+                e.line(),
+                e.column()
+            ))
+        }
     })?;
     match value {
         Value::Object(fields) => Ok(fields),

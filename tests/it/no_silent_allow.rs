@@ -174,3 +174,51 @@ fn a_config_without_hooks_is_said_and_blocks_when_closed() {
         .run();
     assert_eq!((out.code, out.stdout.as_str()), (0, "{}"), "{out:?}");
 }
+
+/// A guard hookrun runs itself, and a hook that keeps the bytes it got.
+const GUARD_AND_RECORDER: &str = "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"cat > seen.json\"\n";
+
+#[test]
+fn lone_surrogates_from_node_are_read_and_passed_on_unchanged() {
+    // Node's JSON.stringify writes an unpaired surrogate as an escape.
+    let event = r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf / # \ud800"}}"#;
+    let t = HookTest::new()
+        .toml(GUARD_AND_RECORDER)
+        .stdin(event.as_bytes());
+    let out = t.run();
+    assert_eq!(out.code, 2, "the guard judged it: {out:?}");
+    assert!(
+        t.read("seen.json").contains(r"\ud800"),
+        "the hook got the original bytes: {}",
+        t.read("seen.json")
+    );
+}
+
+#[test]
+fn events_nested_as_deep_as_agents_write_are_read_and_deeper_ones_follow_fail_mode() {
+    let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let event = |n: usize| {
+        format!(
+            r#"{{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"rm -rf /","deep":{}}}}}"#,
+            nested(n)
+        )
+    };
+    let out = HookTest::new()
+        .toml(GUARD_AND_RECORDER)
+        .stdin(event(5_000).as_bytes())
+        .run();
+    assert_eq!(out.code, 2, "read and judged: {}", out.stderr);
+    let open = HookTest::new()
+        .toml(GUARD_AND_RECORDER)
+        .stdin(event(20_000).as_bytes())
+        .run();
+    assert_eq!(open.code, 1, "{}", open.stderr);
+    assert!(open.stderr.contains("levels deep"), "{}", open.stderr);
+    let closed = HookTest::new()
+        .toml(&format!(
+            "[defaults]\nfail_mode = \"closed\"\n{GUARD_AND_RECORDER}"
+        ))
+        .stdin(event(20_000).as_bytes())
+        .run();
+    assert_eq!(closed.code, 2, "{}", closed.stderr);
+}

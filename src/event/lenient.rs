@@ -1,0 +1,173 @@
+//! Reading every event the agents' serializers can write, where serde_json
+//! alone refuses it:
+//!
+//! - **lone UTF-16 surrogates.** Node's `JSON.stringify` (Claude Code,
+//!   Gemini CLI) writes an unpaired surrogate as a `\udXXX` escape, which
+//!   is not Unicode; serde_json rejects it. For hookrun's own reading (guards,
+//!   matching) such an escape is read as U+FFFD, which is what the agent's
+//!   runtime passes to a process it starts; the hooks still get the original
+//!   bytes.
+//! - **deep nesting.** serde_json stops at 128 levels. Node's
+//!   `JSON.stringify` gives up near 4 200, Python's `json` near 1 000, so
+//!   hookrun reads up to [`MAX_DEPTH`] levels, on a thread whose stack is
+//!   sized for it. Deeper input is refused with that reason (and follows
+//!   `fail_mode`).
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The deepest nesting hookrun reads: above what any agent's serializer
+/// writes.
+pub const MAX_DEPTH: usize = 5_000;
+
+/// The stack of the thread that parses a deep event: a nesting level costs
+/// serde_json a few hundred bytes of stack.
+const DEEP_STACK: usize = 256 * 1024 * 1024;
+
+/// Parses `raw` as serde_json would, then, where serde_json refused what an
+/// agent can send, once more as described in the module docs.
+///
+/// # Errors
+/// The text is not JSON even so (serde_json's error for the original text),
+/// or it is nested deeper than [`MAX_DEPTH`] (a message saying so).
+pub fn parse(raw: &[u8]) -> Result<Value, Failure> {
+    let first = match serde_json::from_slice(raw) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    let sanitized = without_lone_surrogates(raw);
+    let text = sanitized.as_deref().unwrap_or(raw);
+    if sanitized.is_some()
+        && let Ok(v) = serde_json::from_slice(text)
+    {
+        return Ok(v);
+    }
+    let depth = max_depth(text);
+    if depth <= 128 {
+        return Err(Failure::Json(first));
+    }
+    if depth > MAX_DEPTH {
+        return Err(Failure::TooDeep(depth));
+    }
+    let owned = text.to_vec();
+    std::thread::Builder::new()
+        .stack_size(DEEP_STACK)
+        .spawn(move || {
+            let mut de = serde_json::Deserializer::from_slice(&owned);
+            de.disable_recursion_limit();
+            let v = Value::deserialize(&mut de)?;
+            de.end().map(|()| v)
+        })
+        .ok()
+        .and_then(|t| t.join().ok())
+        .map_or(Err(Failure::Json(first)), |r| r.map_err(Failure::Json))
+}
+
+/// Why an event could not be read.
+#[derive(Debug)]
+pub enum Failure {
+    Json(serde_json::Error),
+    TooDeep(usize),
+}
+
+/// The deepest nesting of arrays and objects in JSON text (strings skipped).
+fn max_depth(text: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in text {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// The text with every unpaired `\uD800`–`\uDFFF` escape inside a string
+/// replaced by `\uFFFD`; `None` when there is none.
+fn without_lone_surrogates(text: &[u8]) -> Option<Vec<u8>> {
+    let unit = |at: usize| -> Option<u16> {
+        let hex = text.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    };
+    let escape_at = |at: usize| text.get(at) == Some(&b'\\') && text.get(at + 1) == Some(&b'u');
+    let mut out: Option<Vec<u8>> = None;
+    let (mut i, mut in_string, mut copied) = (0usize, false, 0usize);
+    while i < text.len() {
+        let b = text[i];
+        if !in_string {
+            in_string = b == b'"';
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = false;
+                i += 1;
+            }
+            b'\\' if text.get(i + 1) == Some(&b'u') => {
+                let Some(u) = unit(i + 2) else {
+                    i += 2;
+                    continue;
+                };
+                let paired = (0xD800..0xDC00).contains(&u)
+                    && escape_at(i + 6)
+                    && unit(i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                if paired {
+                    i += 12;
+                } else if (0xD800..0xE000).contains(&u) {
+                    let buf = out.get_or_insert_with(Vec::new);
+                    buf.extend_from_slice(&text[copied..i]);
+                    buf.extend_from_slice(b"\\uFFFD");
+                    i += 6;
+                    copied = i;
+                } else {
+                    i += 6;
+                }
+            }
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    let mut buf = out?;
+    buf.extend_from_slice(&text[copied..]);
+    Some(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_read_as_replacement_characters() {
+        let v =
+            parse(br#"{"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude00","d":"\\ud800"}"#).unwrap();
+        assert_eq!(v["a"], "x\u{FFFD}y");
+        assert_eq!(v["b"], "\u{FFFD}");
+        assert_eq!(v["c"], "\u{1F600}");
+        assert_eq!(v["d"], "\\ud800");
+    }
+
+    #[test]
+    fn deep_nesting_within_the_bound_is_read() {
+        let n = MAX_DEPTH;
+        let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(parse(text.as_bytes()).is_ok());
+        let text = "[".repeat(MAX_DEPTH + 1);
+        assert!(matches!(parse(text.as_bytes()), Err(Failure::TooDeep(_))));
+        assert!(matches!(parse(b"{not json"), Err(Failure::Json(_))));
+    }
+}
