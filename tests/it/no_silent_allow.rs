@@ -205,7 +205,7 @@ fn events_nested_as_deep_as_agents_write_are_read_and_deeper_ones_follow_fail_mo
     };
     let out = HookTest::new()
         .toml(GUARD_AND_RECORDER)
-        .stdin(event(5_000).as_bytes())
+        .stdin(event(4_000).as_bytes())
         .run();
     assert_eq!(out.code, 2, "read and judged: {}", out.stderr);
     let open = HookTest::new()
