@@ -22,15 +22,45 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
     let cli_closed = args.fail_mode == Some(FailMode::Closed);
     let config = load_config(args).map_err(|e| e.closed_if(cli_closed))?;
-    let depth = std::env::var(DEPTH_VAR)
+    let timeout = std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001));
+    let depth = depth();
+    let event = admit(&config, args, depth, || {
+        event::read_stdin(config.limits.max_event_bytes, timeout)
+    })?;
+    for w in warnings(&config, &event) {
+        output::diagnostic(&w);
+    }
+    run_event(&config, &event, depth, args.report.as_deref(), started)
+}
+
+/// How deep `hookrun run` is nested in its own hooks (0 at the top).
+pub(crate) fn depth() -> u32 {
+    std::env::var(DEPTH_VAR)
         .ok()
         .and_then(|d| d.parse::<u32>().ok())
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// Everything between a loaded config and an event the hooks may see: the
+/// nesting check, reading (`read` gives the raw bytes) and parsing the event,
+/// and a forced `--event` name that nothing listens to. `run` and `serve`
+/// share it so that both refuse the same inputs the same way: every refusal
+/// blocks where a guard fails closed, and a refused event leaves an audit
+/// line.
+///
+/// # Errors
+/// The nesting depth, the event (unreadable, over the cap, not JSON, not an
+/// object, no name) or an unknown `--event`; closed where a guard is.
+pub(crate) fn admit(
+    config: &Config,
+    args: &RunArgs,
+    depth: u32,
+    read: impl FnOnce() -> Result<Vec<u8>, Error>,
+) -> Result<Event, Error> {
     if depth >= MAX_DEPTH {
         return Err(Error::Nested { depth }.closed_if(config.any_closed));
     }
-    let timeout = std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001));
-    let event = match event::read_stdin(config.limits.max_event_bytes, timeout)
+    let event = match read()
         .and_then(|raw| crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,
@@ -47,13 +77,6 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
             return Err(e.closed_if(config.any_closed));
         }
     };
-    // An agent that reads a block's whole stderr as the reason the model
-    // sees would show these lints to the model: they stay with `check`.
-    if !crate::dialect::protocol(event.dialect).stderr_is_reason() {
-        for w in &config.warnings {
-            output::diagnostic(&format!("warning: {w}"));
-        }
-    }
     if let Some(forced) = &args.event
         && event.info.is_none()
         && !config.hooks.iter().any(|h| h.events.contains(&event.name))
@@ -67,7 +90,21 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
         ))
         .closed_if(config.any_closed));
     }
-    run_event(&config, &event, depth, args.report.as_deref(), started)
+    Ok(event)
+}
+
+/// The config's lints as stderr lines for this event. An agent that reads a
+/// block's whole stderr as the reason the model sees would show these lints
+/// to the model: for it they stay with `check`.
+pub(crate) fn warnings(config: &Config, event: &Event) -> Vec<String> {
+    if crate::dialect::protocol(event.dialect).stderr_is_reason() {
+        return Vec::new();
+    }
+    config
+        .warnings
+        .iter()
+        .map(|w| format!("warning: {w}"))
+        .collect()
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {

@@ -21,3 +21,4 @@ mod process;
 mod properties;
 mod report;
 mod serve;
+mod serve_strict;
