@@ -86,8 +86,9 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
     ExitCode::from(match outcome {
         Ok(status) => status,
         Err(e) => {
-            output::error(&e.to_string(), e.blocks());
-            e.exit_code()
+            let answer = output::error_answer(&e);
+            output::emit(&answer);
+            answer.exit_code
         }
     })
 }

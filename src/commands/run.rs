@@ -6,6 +6,7 @@ use crate::error::{Error, ExitStatus};
 use crate::event::{self, Event};
 use crate::output;
 use crate::pipeline;
+use crate::rendered::Rendered;
 
 /// Nesting depth past which `run` refuses to start: a config that runs
 /// `hookrun run` on itself would otherwise fork without end.
@@ -16,29 +17,82 @@ const MAX_DEPTH: u32 = 8;
 /// closed, in the caller's shape.
 ///
 /// # Errors
-/// A bad config, event or nesting depth, or an interruption.
+/// An interruption, or hookrun's own error where no guard fails closed.
 pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
-    let mut seen = Seen::default();
-    match execute_event(args, &mut seen) {
-        Err(e) if e.blocks() => Ok(answer_closed(&e, seen, args)),
-        other => other,
+    let started = std::time::Instant::now();
+    let cli_closed = args.fail_mode == Some(FailMode::Closed);
+    let config = match load_config(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let e = e.closed_if(cli_closed);
+            if !e.blocks() {
+                return Err(e);
+            }
+            return Ok(block_unread_event(
+                &e,
+                args.event.as_deref(),
+                args.dialect,
+                stdin_timeout(args),
+            ));
+        }
+    };
+    let depth = crate::launch::inherited_depth();
+    let event = match admit(&config, args, depth, || {
+        event::read_stdin(config.limits.max_event_bytes, stdin_timeout(args))
+    }) {
+        Ok(e) => e,
+        Err(refusal) => {
+            let answer = refusal.answer();
+            output::emit(&answer);
+            return Ok(answer.exit_code);
+        }
+    };
+    for w in warnings(&config, &event) {
+        output::diagnostic(&w);
+    }
+    run_event(&config, &event, depth, args.report.as_deref(), started)
+}
+
+fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001))
+}
+
+/// An event `admit` refused: the error (closed where a guard fails closed)
+/// and the event when it could be read, so that the block is in the
+/// caller's shape.
+pub(crate) struct Refusal {
+    pub(crate) error: Error,
+    pub(crate) event: Option<Box<Event>>,
+}
+
+impl Refusal {
+    /// What the caller gets: a block in its dialect when the event was read
+    /// and a guard fails closed; otherwise hookrun's error answer.
+    pub(crate) fn answer(&self) -> Rendered {
+        match &self.event {
+            Some(event) if self.error.blocks() => own_block(event, &self.error),
+            _ => output::error_answer(&self.error),
+        }
     }
 }
 
-/// How far `run` got before an error: whether it read stdin, and the event
-/// when it could read one.
-#[derive(Default)]
-struct Seen {
-    stdin_read: bool,
-    event: Option<Event>,
-}
-
-fn execute_event(args: &RunArgs, seen: &mut Seen) -> Result<ExitStatus, Error> {
-    let started = std::time::Instant::now();
-    let cli_closed = args.fail_mode == Some(FailMode::Closed);
-    let config = load_config(args).map_err(|e| e.closed_if(cli_closed))?;
-    seen.stdin_read = true;
-    let event = match event::read_stdin(config.limits.max_event_bytes, stdin_timeout(args))
+/// Everything between a loaded config and an event the hooks may see:
+/// reading (`read` gives the raw bytes) and parsing the event, a config left
+/// without hooks under a closed guard, the nesting check, and a forced
+/// `--event` name that nothing listens to. `run` and `serve` share it so
+/// that both refuse the same inputs the same way: every refusal blocks where
+/// a guard fails closed, and an event that cannot be read leaves an audit
+/// line.
+///
+/// # Errors
+/// The refusal, with the event when it was read.
+pub(crate) fn admit(
+    config: &Config,
+    args: &RunArgs,
+    depth: u32,
+    read: impl FnOnce() -> Result<Vec<u8>, Error>,
+) -> Result<Event, Refusal> {
+    let event = match read()
         .and_then(|raw| crate::dialect::read_event_as(raw, args.event.as_deref(), args.dialect))
     {
         Ok(e) => e,
@@ -52,28 +106,21 @@ fn execute_event(args: &RunArgs, seen: &mut Seen) -> Result<ExitStatus, Error> {
                     output::diagnostic(&why);
                 }
             }
-            return Err(e.closed_if(config.any_closed));
+            return Err(Refusal {
+                error: e.closed_if(config.any_closed),
+                event: None,
+            });
         }
     };
-    let event = seen.event.insert(event);
-    if config.hooks.is_empty() && !config.off && config.any_closed {
+    let problem = if config.hooks.is_empty() && !config.off && config.any_closed {
         // A closed guard whose config lost every hook (emptied, caught
         // mid-save) must not let events through.
-        let why = crate::config::no_hooks(&config.files).to_string();
-        return Err(Error::NoHooks(why).closed_if(true));
-    }
-    let depth = crate::launch::inherited_depth();
-    if depth >= MAX_DEPTH {
-        return Err(Error::Nested { depth }.closed_if(config.any_closed));
-    }
-    // An agent that reads a block's whole stderr as the reason the model
-    // sees would show these lints to the model: they stay with `check`.
-    if !crate::dialect::protocol(event.dialect).stderr_is_reason() {
-        for w in &config.warnings {
-            output::diagnostic(&format!("warning: {w}"));
-        }
-    }
-    if let Some(forced) = &args.event
+        Some(Error::NoHooks(
+            crate::config::no_hooks(&config.files).to_string(),
+        ))
+    } else if depth >= MAX_DEPTH {
+        Some(Error::Nested { depth })
+    } else if let Some(forced) = &args.event
         && event.info.is_none()
         && !config.hooks.iter().any(|h| h.events.contains(&event.name))
     {
@@ -81,38 +128,39 @@ fn execute_event(args: &RunArgs, seen: &mut Seen) -> Result<ExitStatus, Error> {
         let near = crate::events::nearest(forced)
             .map(|n| format!("; did you mean `{n}`?"))
             .unwrap_or_default();
-        return Err(Error::Usage(format!(
+        Some(Error::Usage(format!(
             "--event `{forced}` is no agent's event name, and no hook is configured under it{near}"
-        ))
-        .closed_if(config.any_closed));
+        )))
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(event),
+        Some(e) => Err(Refusal {
+            error: e.closed_if(config.any_closed),
+            event: Some(Box::new(event)),
+        }),
     }
-    run_event(&config, event, depth, args.report.as_deref(), started)
 }
 
-fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
-    std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001))
-}
-
-/// Answers hookrun's own error as the block a closed guard requires, in the
-/// caller's shape: the event read, or read now when the error came first (a
-/// broken config).
-fn answer_closed(e: &Error, seen: Seen, args: &RunArgs) -> ExitStatus {
-    match seen.event {
-        Some(event) => emit_own_block(&event, e),
-        None if !seen.stdin_read => {
-            block_unread_event(e, args.event.as_deref(), args.dialect, stdin_timeout(args))
-        }
-        None => {
-            output::error(&e.to_string(), true);
-            e.exit_code()
-        }
+/// The config's lints as stderr lines for this event. An agent that reads a
+/// block's whole stderr as the reason the model sees would show these lints
+/// to the model: for it they stay with `check`.
+pub(crate) fn warnings(config: &Config, event: &Event) -> Vec<String> {
+    if crate::dialect::protocol(event.dialect).stderr_is_reason() {
+        return Vec::new();
     }
+    config
+        .warnings
+        .iter()
+        .map(|w| format!("warning: {w}"))
+        .collect()
 }
 
 /// The block for an error that came before the event was read (a broken
 /// config, a mistyped flag): the event is read now, with the default size
 /// cap, so that the block is in the caller's shape. Only an event that
-/// cannot be read at all gets Claude Code's shape.
+/// cannot be read at all gets the plain block every caller reads.
 pub(crate) fn block_unread_event(
     e: &Error,
     forced_event: Option<&str>,
@@ -121,19 +169,17 @@ pub(crate) fn block_unread_event(
 ) -> ExitStatus {
     let event = event::read_stdin(crate::config::Limits::default().max_event_bytes, timeout)
         .and_then(|raw| crate::dialect::read_event_as(raw, forced_event, forced_dialect));
-    match event {
-        Ok(event) => emit_own_block(&event, e),
-        Err(_) => {
-            output::error(&e.to_string(), true);
-            2
-        }
-    }
+    let answer = match event {
+        Ok(event) => own_block(&event, e),
+        Err(_) => output::error_answer(e),
+    };
+    output::emit(&answer);
+    answer.exit_code
 }
 
-fn emit_own_block(event: &Event, e: &Error) -> ExitStatus {
-    let rendered = crate::dialect::render_own_block(event, &format!("hookrun: {e}"));
-    output::emit(&rendered);
-    rendered.exit_code
+/// hookrun's own block in the event's dialect.
+fn own_block(event: &Event, e: &Error) -> Rendered {
+    crate::dialect::render_own_block(event, &format!("hookrun: {e}"))
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {

@@ -10,8 +10,10 @@ use crate::error::{Error, byte_offset};
 use crate::events::{self, EventInfo};
 
 mod lenient;
+mod lines;
 mod stdin;
-pub use stdin::{read_capped, read_stdin};
+pub use lines::{Line, LineSplitter, split_all};
+pub use stdin::{read_capped, read_stdin, too_large};
 
 /// One parsed event.
 #[derive(Debug, Clone)]

@@ -71,7 +71,9 @@ pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, E
     Err(too_large(cap))
 }
 
-fn too_large(cap: usize) -> Error {
+/// The error for an event over the cap of `cap` bytes, however it was read.
+#[must_use]
+pub fn too_large(cap: usize) -> Error {
     Error::Event(format!(
         "the event is larger than the limit of {cap} bytes (raise `limits.max_event_bytes` or `--max-event-bytes`)"
     ))

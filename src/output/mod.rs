@@ -42,18 +42,27 @@ pub fn diagnostic(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "hookrun: {line}");
 }
 
-/// Writes hookrun's own error: on stderr, and, when a closed guard must
-/// block, as a block decision on stdout too.
-pub fn error(message: &str, block: bool) {
-    if block {
+/// hookrun's own error as its caller gets it: one line on stderr and, when
+/// a closed guard must block, a block decision on stdout. `run` prints it and
+/// `serve` sends it as a reply, so both answer an error alike. Without an
+/// event there is no dialect to answer in: the block is the shape every
+/// caller reads, with exit code 2.
+#[must_use]
+pub fn error_answer(e: &crate::error::Error) -> Rendered {
+    let message = e.to_string();
+    let stdout = if e.blocks() {
         let mut o = Map::new();
         o.insert("decision".into(), "block".into());
         o.insert("reason".into(), format!("hookrun: {message}").into());
-        let _ = std::io::stdout()
-            .lock()
-            .write_all(Value::Object(o).to_string().as_bytes());
+        Value::Object(o).to_string()
+    } else {
+        String::new()
+    };
+    Rendered {
+        stdout,
+        stderr: vec![format!("hookrun: error: {message}")],
+        exit_code: e.exit_code(),
     }
-    let _ = writeln!(std::io::stderr().lock(), "hookrun: error: {message}");
 }
 
 /// Writes the report to a file, or to stderr for `-`.

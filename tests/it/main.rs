@@ -22,3 +22,4 @@ mod process;
 mod properties;
 mod report;
 mod serve;
+mod serve_strict;

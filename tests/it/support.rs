@@ -174,6 +174,12 @@ impl HookTest {
 
     /// Starts hookrun with the event written to its stdin.
     pub fn spawn(&self) -> Child {
+        self.spawn_with(&self.stdin)
+    }
+
+    /// Starts hookrun with these bytes on its stdin instead of the event.
+    fn spawn_with(&self, bytes: &[u8]) -> Child {
+        let bytes = bytes.to_vec();
         let mut child = self
             .command()
             .stdin(Stdio::piped())
@@ -182,7 +188,6 @@ impl HookTest {
             .spawn()
             .expect("spawn hookrun");
         let mut stdin = child.stdin.take().expect("stdin");
-        let bytes = self.stdin.clone();
         std::thread::spawn(move || {
             let _ = stdin.write_all(&bytes);
         });
@@ -193,6 +198,12 @@ impl HookTest {
         let start = Instant::now();
         let child = self.spawn();
         finish(child, start)
+    }
+
+    /// Runs hookrun with these bytes on stdin instead of the event.
+    pub fn run_stdin(&self, stdin: &[u8]) -> Out {
+        let start = Instant::now();
+        finish(self.spawn_with(stdin), start)
     }
 
     pub fn read(&self, rel: &str) -> String {

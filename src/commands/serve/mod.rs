@@ -1,0 +1,137 @@
+//! `hookrun serve --stdio`: many events through one process.
+//!
+//! Line protocol: each line of stdin is one event (any dialect, as `run`
+//! reads it); each event gets one line on stdout, in input order:
+//!
+//! ```json
+//! {"seq":1,"exit_code":2,"stdout":"{\"hookSpecificOutput\":…}","stderr":"…"}
+//! ```
+//!
+//! `stdout`, `stderr` and `exit_code` are exactly what `hookrun run` would
+//! print and exit with for that event. A bad line (not UTF-8, not JSON, not
+//! an object, over `limits.max_event_bytes`) gets `run`'s answer to that
+//! event: an error, or a block where a guard fails closed, and an audit
+//! line; then the stream goes on. Only EOF on stdin or a signal ends the
+//! server (SIGINT/SIGTERM after killing every running hook), and a stdin
+//! that cannot be read at all. Lines are cut while reading
+//! (`event::LineSplitter`): an over-long line is dropped as it arrives, so
+//! memory stays near the cap. Config reloads: `reload`.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+use crate::cli::{RunArgs, ServeArgs};
+use crate::config::{self, Config};
+use crate::error::{Error, ExitStatus};
+use crate::event::{Line, LineSplitter};
+use crate::os;
+use crate::output;
+use crate::rendered::Rendered;
+
+mod reload;
+
+/// Runs the server; the exit code is 0 at EOF.
+///
+/// # Errors
+/// The first config cannot be loaded, stdin cannot be read, or hookrun was
+/// interrupted (130/143).
+pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
+    let config = super::run::load_config(&args.run)?;
+    let (paths, _) = config::discover(&args.run.configs);
+    let live = reload::Live::new(config, &paths);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    rt.block_on(serve(args.clone(), live))
+}
+
+async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Error> {
+    let mut input = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut splitter = LineSplitter::new(live.config.limits.max_event_bytes);
+    let Ok(mut termination) = os::Termination::watch_all() else {
+        return Err(Error::Internal("cannot watch for signals".into()));
+    };
+    let depth = crate::launch::inherited_depth();
+    let mut seq: u64 = 0;
+    loop {
+        let line = tokio::select! {
+            line = next_line(&mut input, &mut splitter) => line,
+            interruption = termination.recv() => {
+                let (name, signal) = (interruption.name, interruption.number);
+                return Err(Error::Interrupted { name, signal });
+            }
+        };
+        let line = match line {
+            Ok(Some(l)) => l,
+            Ok(None) => return Ok(0),
+            Err(source) => {
+                return Err(Error::Io {
+                    what: "cannot read stdin".into(),
+                    source,
+                });
+            }
+        };
+        if matches!(&line, Line::Complete(b) if b.iter().all(u8::is_ascii_whitespace)) {
+            continue;
+        }
+        seq += 1;
+        live.refresh(&args.run).await;
+        let config = Arc::clone(&live.config);
+        splitter.set_cap(config.limits.max_event_bytes);
+        let run = args.run.clone();
+        // `evaluate` runs its own small runtime: give it a thread.
+        let outcome = tokio::task::spawn_blocking(move || one(&config, &run, depth, line)).await;
+        let answer = match outcome {
+            Ok(Ok(r)) => r,
+            Ok(Err(e @ Error::Interrupted { .. })) => return Err(e),
+            Ok(Err(e)) => output::error_answer(&e),
+            Err(e) => output::error_answer(
+                &Error::Internal(format!("the event was not handled: {e}"))
+                    .closed_if(live.config.any_closed),
+            ),
+        };
+        let reply = json!({"seq": seq, "exit_code": answer.exit_code, "stdout": answer.stdout, "stderr": answer.stderr.join("\n")});
+        output::print(&format!("{reply}\n"));
+    }
+}
+
+/// The next line of `input`, cut by `splitter`; `None` at EOF.
+async fn next_line(
+    input: &mut (impl AsyncBufRead + Unpin),
+    splitter: &mut LineSplitter,
+) -> std::io::Result<Option<Line>> {
+    loop {
+        let chunk = input.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(splitter.finish());
+        }
+        let (used, line) = splitter.feed(chunk);
+        input.consume(used);
+        if line.is_some() {
+            return Ok(line);
+        }
+    }
+}
+
+/// One event, as `run` would handle it: the same refusals (`run::admit`),
+/// the same lints on stderr, the same evaluation and audit line.
+fn one(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
+    let started = std::time::Instant::now();
+    let admitted = super::run::admit(config, args, depth, || match line {
+        Line::Complete(bytes) => Ok(bytes),
+        Line::TooLarge => Err(crate::event::too_large(config.limits.max_event_bytes)),
+    });
+    let event = match admitted {
+        Ok(e) => e,
+        Err(refusal) => return Ok(refusal.answer()),
+    };
+    let (_, mut rendered) = super::run::handle(config, &event, depth, started)?;
+    let lints = super::run::warnings(config, &event)
+        .into_iter()
+        .map(|w| format!("hookrun: {w}"));
+    rendered.stderr.splice(0..0, lints);
+    Ok(rendered)
+}

@@ -1,0 +1,130 @@
+//! `serve`'s config reloads. An editor saves in steps (truncate, then
+//! write), and a reload that caught the file between them would run an
+//! empty or half config. So a changed file is applied only once its size and
+//! modification time have held still for [`SETTLE`], and a reload that does
+//! not parse, or that would leave no hook where the last good config had
+//! some, keeps the last good config and says why on stderr.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::cli::RunArgs;
+use crate::config::Config;
+use crate::output;
+
+/// How long a changed file's size and modification time must hold still
+/// before it is read: longer than the gap between an editor's truncate and
+/// its write, short enough that the event after a save waits little.
+pub const SETTLE: Duration = Duration::from_millis(100);
+
+/// How often a changed file is looked at while it settles.
+const POLL: Duration = Duration::from_millis(10);
+
+/// How long one event waits for a file that keeps changing; past it the
+/// event runs on the last good config and the next event looks again.
+const SETTLE_LIMIT: Duration = Duration::from_secs(2);
+
+/// Size and modification time of each config file (`None`: unreadable).
+type Stamps = Vec<(PathBuf, Option<(u64, SystemTime)>)>;
+
+fn stamps(paths: &[PathBuf]) -> Stamps {
+    paths
+        .iter()
+        .map(|p| {
+            let stamp = std::fs::metadata(p)
+                .and_then(|m| Ok((m.len(), m.modified()?)))
+                .ok();
+            (p.clone(), stamp)
+        })
+        .collect()
+}
+
+/// The config in use and what it was loaded from.
+pub struct Live {
+    pub config: Arc<Config>,
+    /// The stamps of the config in use.
+    applied: Stamps,
+    /// Stamps that were refused: not read (nor reported) again until they change.
+    refused: Option<Stamps>,
+    /// Changed stamps seen, and since when they have held still.
+    settling: Option<(Stamps, Instant)>,
+}
+
+impl Live {
+    pub fn new(config: Config, paths: &[PathBuf]) -> Self {
+        Live {
+            config: Arc::new(config),
+            applied: stamps(paths),
+            refused: None,
+            settling: None,
+        }
+    }
+
+    /// Reloads the config when a file changed since it was loaded: waits
+    /// (up to [`SETTLE_LIMIT`]) until the change has held still for
+    /// [`SETTLE`], then loads it, unless it was refused before.
+    pub async fn refresh(&mut self, args: &RunArgs) {
+        let paths: Vec<PathBuf> = self.applied.iter().map(|(p, _)| p.clone()).collect();
+        let give_up = Instant::now() + SETTLE_LIMIT;
+        loop {
+            let now = stamps(&paths);
+            if now == self.applied || self.refused.as_ref() == Some(&now) {
+                self.settling = None;
+                return;
+            }
+            match &self.settling {
+                Some((seen, since)) if *seen == now && since.elapsed() >= SETTLE => break,
+                Some((seen, _)) if *seen == now => {}
+                _ => self.settling = Some((now, Instant::now())),
+            }
+            if Instant::now() >= give_up {
+                output::diagnostic(&format!(
+                    "config not reloaded yet: {} keeps changing; the last good config stays until it holds still for {} ms",
+                    self.changed(&stamps(&paths)),
+                    SETTLE.as_millis()
+                ));
+                return;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        if let Some((now, _)) = self.settling.take() {
+            self.apply(now, args);
+        }
+    }
+
+    fn apply(&mut self, now: Stamps, args: &RunArgs) {
+        let why = match crate::commands::run::load_config(args) {
+            Ok(c) if c.hooks.is_empty() && !self.config.hooks.is_empty() => format!(
+                "{} now configures no hook at all (the last good config has {}); a file caught mid-save is not applied",
+                self.changed(&now),
+                self.config.hooks.len()
+            ),
+            Ok(c) => {
+                self.config = Arc::new(c);
+                self.applied = now;
+                self.refused = None;
+                output::diagnostic("config reloaded");
+                return;
+            }
+            Err(e) => e.to_string(),
+        };
+        // One line per refusal, whatever the error's text holds.
+        let why = why.replace('\n', " ");
+        output::diagnostic(&format!(
+            "config reload failed, keeping the last good config: {why}"
+        ));
+        self.refused = Some(now);
+    }
+
+    /// The files whose stamps differ from the config in use.
+    fn changed(&self, now: &Stamps) -> String {
+        let names: Vec<String> = now
+            .iter()
+            .zip(&self.applied)
+            .filter(|(a, b)| a != b)
+            .map(|((p, _), _)| format!("`{}`", p.display()))
+            .collect();
+        names.join(", ")
+    }
+}
