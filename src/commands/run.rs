@@ -40,7 +40,9 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
                 let mut record = serde_json::Map::new();
                 record.insert("time".into(), crate::clock::now_rfc3339().into());
                 record.insert("error".into(), e.to_string().into());
-                if let Err(why) = crate::audit::append(path, record) {
+                if let Err(why) =
+                    crate::audit::append(path, config.audit_key_file.as_deref(), record)
+                {
                     output::diagnostic(&why);
                 }
             }
@@ -90,6 +92,9 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     }
     if let Some(p) = &args.audit_log {
         config.audit_log = Some(p.clone());
+    }
+    if let Some(k) = &args.audit_key_file {
+        config.audit_key_file = Some(k.clone());
     }
     if let Some(v) = args.max_event_bytes {
         config.limits.max_event_bytes = v;
@@ -147,7 +152,7 @@ pub(crate) fn handle(
     let mut rendered = eval.rendered.clone();
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
-        if let Err(why) = crate::audit::append(path, record) {
+        if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {
             if config.any_closed {
                 let reason = format!("hookrun: {why}");
                 let stdout = serde_json::json!({"decision": "block", "reason": reason}).to_string();

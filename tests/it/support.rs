@@ -159,7 +159,8 @@ impl HookTest {
         cmd.args(&self.args)
             .current_dir(self.path())
             .env("CLAUDE_PROJECT_DIR", self.path())
-            .env_remove("HOOKRUN_CONFIG");
+            .env_remove("HOOKRUN_CONFIG")
+            .env_remove("HOOKRUN_AUDIT_KEY_FILE");
         cmd
     }
 
