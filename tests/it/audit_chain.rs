@@ -105,6 +105,21 @@ fn a_keyed_chain_verifies_with_its_key_only() {
         out.starts_with("audit.jsonl:3: this line was edited, or the key is wrong"),
         "{out}"
     );
+
+    // A key that cannot be read writes no line (an unkeyed one would pass
+    // for a forgery) and is reported like a log that cannot be written.
+    let out = t
+        .command()
+        .env("HOOKRUN_AUDIT_KEY_FILE", "missing.key")
+        .stdin(std::fs::File::open(t.path().join("event.json")).unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot read audit key file `missing.key`"),
+        "{stderr}"
+    );
+    assert_eq!(t.read("audit.jsonl").lines().count(), 3);
 }
 
 #[test]
