@@ -154,11 +154,26 @@ pub struct BuiltinArgs {
 /// `hookrun audit …`.
 #[derive(Debug, Subcommand, Clone)]
 pub enum AuditCommand {
-    /// Check an audit log's hash chain: any edited, removed, inserted or
-    /// reordered line is found and named.
+    /// Check an audit log's hash chain, naming every problem.
+    ///
+    /// Every torn, edited, removed, inserted or reordered line is named, one
+    /// problem per line, then a summary; an intact log's head (HASH:LINES) is
+    /// printed to record elsewhere (docs/audit.md). Exit 1 when anything is
+    /// wrong.
     Verify {
         /// The log file.
         path: PathBuf,
+
+        /// The key the log was sealed with (`audit_key_file`): required for
+        /// keyed lines, and then every line must be keyed.
+        #[arg(long, value_name = "PATH")]
+        key_file: Option<PathBuf>,
+
+        /// A head recorded earlier (HASH:LINES, as printed by a previous
+        /// verify): the log must still have line LINES, with hash HASH.
+        /// Catches lines cut from the end. Repeatable.
+        #[arg(long, value_name = "HASH:LINES")]
+        expect: Vec<crate::audit::Expect>,
     },
 }
 
@@ -338,6 +353,11 @@ pub struct RunArgs {
     /// `[defaults] audit_log`).
     #[arg(long, value_name = "PATH")]
     pub audit_log: Option<PathBuf>,
+
+    /// Seal audit lines with HMAC-SHA256 under the key in this file
+    /// (overrides `[defaults] audit_key_file`); see `audit verify --key-file`.
+    #[arg(long, value_name = "PATH", env = "HOOKRUN_AUDIT_KEY_FILE")]
+    pub audit_key_file: Option<PathBuf>,
 
     /// Seconds to wait for the caller to close stdin before giving up
     /// (exit 1, or 2 where a guard fails closed).

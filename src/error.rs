@@ -119,12 +119,6 @@ pub enum Error {
     },
     #[error("cannot convert `{}`: {message}", path.display())]
     Convert { path: PathBuf, message: String },
-    #[error("{}:{line}: this line {why}", path.display())]
-    AuditBroken {
-        path: PathBuf,
-        line: usize,
-        why: String,
-    },
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
     #[error("{0}")]
@@ -144,11 +138,9 @@ impl Error {
         match self {
             Error::Usage(_) => ErrorKind::Usage,
             Error::ConfigRead { .. } | Error::Config(_) | Error::NoHooks(_) => ErrorKind::Config,
-            Error::Event(_)
-            | Error::Nested { .. }
-            | Error::Stdin(_)
-            | Error::Convert { .. }
-            | Error::AuditBroken { .. } => ErrorKind::Input,
+            Error::Event(_) | Error::Nested { .. } | Error::Stdin(_) | Error::Convert { .. } => {
+                ErrorKind::Input
+            }
             Error::Io { .. } | Error::Report { .. } => ErrorKind::Io,
             Error::Runtime(_) | Error::Internal(_) => ErrorKind::Internal,
             Error::Interrupted { .. } => ErrorKind::Interrupted,

@@ -78,7 +78,11 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Convert(args) => commands::convert::execute(args),
         cli::Command::Serve(args) => commands::serve::execute(args),
         cli::Command::Builtin(args) => commands::builtin::execute(args),
-        cli::Command::Audit(cli::AuditCommand::Verify { path }) => commands::audit::verify(path),
+        cli::Command::Audit(cli::AuditCommand::Verify {
+            path,
+            key_file,
+            expect,
+        }) => commands::audit::verify(path, key_file.as_deref(), expect),
         cli::Command::Schema => commands::meta::schema(),
         cli::Command::Completions { shell } => commands::meta::completions(*shell),
         cli::Command::Man => commands::meta::man(),

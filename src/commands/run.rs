@@ -102,7 +102,9 @@ pub(crate) fn admit(
                 let mut record = serde_json::Map::new();
                 record.insert("time".into(), crate::clock::now_rfc3339().into());
                 record.insert("error".into(), e.to_string().into());
-                if let Err(why) = crate::audit::append(path, record) {
+                if let Err(why) =
+                    crate::audit::append(path, config.audit_key_file.as_deref(), record)
+                {
                     output::diagnostic(&why);
                 }
             }
@@ -203,6 +205,9 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     if let Some(p) = &args.audit_log {
         config.audit_log = Some(p.clone());
     }
+    if let Some(k) = &args.audit_key_file {
+        config.audit_key_file = Some(k.clone());
+    }
     if let Some(v) = args.max_event_bytes {
         config.limits.max_event_bytes = v;
     }
@@ -259,7 +264,7 @@ pub(crate) fn handle(
     let mut rendered = eval.rendered.clone();
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
-        if let Err(why) = crate::audit::append(path, record) {
+        if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {
             if config.any_closed {
                 rendered = crate::dialect::render_own_block(event, &format!("hookrun: {why}"));
             } else {

@@ -21,6 +21,7 @@ pub(super) struct Layer {
     pub(super) closed_default: bool,
     pub(super) policy: bool,
     pub(super) audit_log: Option<PathBuf>,
+    pub(super) audit_key_file: Option<PathBuf>,
     pub(super) order: Option<Order>,
     pub(super) order_by_event: Vec<(String, Order)>,
 }

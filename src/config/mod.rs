@@ -46,6 +46,9 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
         if let Some(a) = layer.audit_log {
             config.audit_log = Some(a);
         }
+        if let Some(k) = layer.audit_key_file {
+            config.audit_key_file = Some(k);
+        }
         if let Some(o) = layer.order {
             config.order = o;
         }

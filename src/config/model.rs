@@ -175,6 +175,9 @@ pub struct Config {
     pub off: bool,
     /// `[defaults] audit_log` of the last file that sets it.
     pub audit_log: Option<PathBuf>,
+    /// `[defaults] audit_key_file` of the last file that sets it: audit
+    /// lines are then sealed with HMAC-SHA256 under its key.
+    pub audit_key_file: Option<PathBuf>,
     /// `[defaults] order`, and `[events.NAME] order` per event.
     pub order: Order,
     pub order_by_event: Vec<(String, Order)>,

@@ -150,6 +150,11 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         .audit_log
         .as_ref()
         .map(|p| crate::dirs::dir_of(path).join(p));
+    let audit_key_file = raw
+        .defaults
+        .audit_key_file
+        .as_ref()
+        .map(|p| crate::dirs::dir_of(path).join(p));
     let order_by_event = raw
         .events
         .iter()
@@ -161,6 +166,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
     let index = crate::error::LineIndex::new(text);
     let mut layer = Layer {
         audit_log,
+        audit_key_file,
         order: raw.defaults.order,
         order_by_event,
         limits: raw.limits,

@@ -44,6 +44,11 @@ pub(super) struct RawDefaults {
     /// Append one hash-chained JSON line per event to this file (relative
     /// to this config file).
     pub(super) audit_log: Option<String>,
+    /// Seal each audit line with HMAC-SHA256 under the key in this file
+    /// (relative to this config file) instead of a plain SHA-256, so that
+    /// whoever cannot read the key cannot rewrite the log unnoticed.
+    /// `$HOOKRUN_AUDIT_KEY_FILE` and `run --audit-key-file` override it.
+    pub(super) audit_key_file: Option<String>,
     /// "parallel" (default), "sequential" or "first-answer".
     pub(super) order: Option<super::model::Order>,
     /// How matchers are read: "claude" (exact names, else a regex) or

@@ -96,10 +96,13 @@ fn a_hundred_concurrent_writers_keep_the_chain() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&bad.stderr);
+    let out = String::from_utf8_lossy(&bad.stdout);
     assert!(
-        err.contains("audit.jsonl:57: this line was edited"),
-        "{err}"
+        out.starts_with(&format!(
+            "{}:57: this line was edited: its content does not match its hash\n",
+            log.display()
+        )),
+        "{out}"
     );
 }
 

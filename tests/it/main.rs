@@ -4,6 +4,7 @@ mod support;
 
 mod agent_configs;
 mod audit;
+mod audit_chain;
 mod bad_input;
 mod builtins;
 mod check;

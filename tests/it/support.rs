@@ -162,6 +162,7 @@ impl HookTest {
             .current_dir(self.path())
             .env("CLAUDE_PROJECT_DIR", self.path())
             .env_remove("HOOKRUN_CONFIG")
+            .env_remove("HOOKRUN_AUDIT_KEY_FILE")
             .envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
