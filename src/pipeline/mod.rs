@@ -9,6 +9,7 @@ mod audit_record;
 mod chain;
 mod hooks;
 mod model;
+mod rewrites;
 
 use crate::config::{Action, Config, Order};
 use crate::decision::{self, Decision};
@@ -52,15 +53,9 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
         }
         order => Some(run_chain(config, event, ctx, order, &mut eval)?),
     };
-    eval.decision = decision::merge(
-        &event.name,
-        family,
-        &event.fields,
-        &eval.inputs(config),
-        &eval.on_failure_flags(config),
-    );
-    if let Some(chain) = chained {
-        chain.apply(&event.name, &mut eval.decision);
+    merge_into(config, event, chained.as_ref(), &mut eval);
+    if rewrites::judge_rewritten_input(config, event, Path::new(&ctx.project_dir), &mut eval) {
+        merge_into(config, event, chained.as_ref(), &mut eval);
     }
     eval.decision.hook_exit_codes = eval
         .runs
@@ -90,6 +85,21 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
         crate::dialect::protocol(event.dialect).render(event, family, &eval.decision, &notices);
     eval.notices = notices;
     Ok(eval)
+}
+
+/// Merges every answer of `eval` into its decision, then what a chain
+/// decided on top.
+fn merge_into(config: &Config, event: &Event, chain: Option<&chain::Chain>, eval: &mut Evaluation) {
+    eval.decision = decision::merge(
+        &event.name,
+        eval.family,
+        &event.fields,
+        &eval.inputs(config),
+        &eval.on_failure_flags(config),
+    );
+    if let Some(chain) = chain {
+        chain.apply(&event.name, &mut eval.decision);
+    }
 }
 
 /// All hooks at once; answers kept in config order.
