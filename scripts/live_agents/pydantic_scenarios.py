@@ -238,7 +238,7 @@ def _other_events() -> list[Scenario]:
         # environment (PATH, HOME, LANG, LC_*, and what the shell sets).
         scenario("hook-environment", "pre_tool_use", [
             hook(sh(DRAIN, "pwd > env.txt", "env | cut -d= -f1 | sort >> env.txt"))],
-                 deliberate="hooks also see HOOKRUN_DEPTH, hookrun's guard against running itself"),
+                 deliberate="hooks also see HOOKRUN_DEPTH and HOOKRUN_PARENT, hookrun's guard against running itself"),
     ]
 
 
