@@ -11,8 +11,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::model::Evaluation;
 use super::hooks::run_builtin;
+use super::model::Evaluation;
 use crate::answer::Outcome;
 use crate::config::{Action, Config};
 use crate::decision::Permission;

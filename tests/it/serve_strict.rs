@@ -294,5 +294,14 @@ fn a_config_left_without_hooks_or_broken_keeps_the_last_good_one_and_says_why() 
         0,
         "a good edit applies"
     );
+    // Every hook off on purpose is applied, not kept out.
+    std::fs::write(&config, DENY).expect("write");
+    assert_eq!(server.ask(&good_event())["exit_code"], 2);
+    std::fs::write(&config, "disable_all_hooks = true\n").expect("write");
+    assert_eq!(
+        server.ask(&good_event())["exit_code"],
+        0,
+        "the off switch applies"
+    );
     assert_eq!(server.finish(), Some(0));
 }

@@ -95,7 +95,7 @@ impl Live {
 
     fn apply(&mut self, now: Stamps, args: &RunArgs) {
         let why = match crate::commands::run::load_config(args) {
-            Ok(c) if c.hooks.is_empty() && !self.config.hooks.is_empty() => format!(
+            Ok(c) if c.hooks.is_empty() && !c.off && !self.config.hooks.is_empty() => format!(
                 "{} now configures no hook at all (the last good config has {}); a file caught mid-save is not applied",
                 self.changed(&now),
                 self.config.hooks.len()
