@@ -8,13 +8,11 @@ use crate::exec::{HookRun, RunStatus};
 use crate::wording::fmt_secs;
 
 mod parse;
-mod restrict;
 #[cfg(test)]
 mod tests;
 
 pub use parse::js_trim;
 use parse::{Parsed, parse_stdout};
-pub use restrict::restrict;
 
 /// Claude Code's classification of one hook run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -30,8 +30,8 @@
 //!
 //! Files 1–3 are the user's own. The project file may come with the code
 //! being worked on, or be written by the model itself, so unless the user
-//! trusted its exact content (`hookrun trust`, see [`super::trust`]) it may
-//! only add guards: see [`super::untrusted`] for what is ignored.
+//! trusted its exact content (`hookrun trust`, see `config::trust`) it may
+//! only add guards: see `config::untrusted` for what is ignored.
 
 use std::path::{Path, PathBuf};
 

@@ -4,8 +4,10 @@
 
 use std::path::Path;
 
+use super::json_locate;
 use super::layer::Layer;
-use super::{LoadOptions, json_locate, toml_file};
+use super::model::LoadOptions;
+use super::toml_file;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::dialect::id::Dialect;
 use crate::error::Error;

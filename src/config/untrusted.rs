@@ -2,11 +2,11 @@
 //! trust list) may do: add guards, nothing else.
 //!
 //! Its hooks run and can deny, ask, block, stop and add context, but they
-//! are marked [`Origin::untrusted`](super::Origin), so that:
+//! are marked `Origin::untrusted`, so that:
 //!
 //! - their answers lose everything that would let a tool call through or
 //!   change it (`allow`, `updatedInput` and every other rewrite:
-//!   `answer::restrict`): a hook that rewrites the input could route a
+//!   `pipeline::restrict`): a hook that rewrites the input could route a
 //!   command around the user's guard, and one that allows skips the
 //!   agent's own permission prompt;
 //! - they never take the place of a user's identical hook in dedup

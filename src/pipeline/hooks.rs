@@ -65,13 +65,13 @@ pub(super) fn read_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Conte
 }
 
 /// A hook's answer as the merge may take it: an untrusted project hook's
-/// cut down to what adds a guard (`answer::restrict`), with the notice that
+/// cut down to what adds a guard (`pipeline::restrict`), with the notice that
 /// says what was dropped.
 pub(super) fn guard_only(hook: &Hook, mut a: Answer, event: &str) -> (Answer, Option<String>) {
     if !hook.origin.untrusted {
         return (a, None);
     }
-    let dropped = answer::restrict(&mut a, event);
+    let dropped = super::restrict::restrict(&mut a, event);
     let file = hook.origin.file.display();
     let notice = (!dropped.is_empty()).then(|| {
         format!(

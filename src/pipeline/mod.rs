@@ -9,6 +9,7 @@ mod audit_record;
 mod chain;
 mod hooks;
 mod model;
+mod restrict;
 
 use crate::config::{Action, Config, Order};
 use crate::decision::{self, Decision};

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Answer;
+use crate::answer::Answer;
 
 /// Keeps, in place, what only adds a guard: a block (exit 2, `decision:
 /// "block"` / `"deny"`), a `deny` / `ask` / `defer` permission with its
@@ -79,39 +79,27 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn cut(value: Value, event: &str) -> (Value, Vec<String>) {
-        let mut a = Answer {
-            outcome: crate::answer::Outcome::Success,
-            blocking_error: None,
-            json: value.as_object().cloned(),
-            plain_stdout: None,
-            notice: None,
-            failure: None,
-            status: Some(0),
-            raw_stdout: String::new(),
-            stderr: String::new(),
-        };
-        let dropped = restrict(&mut a, event);
-        (Value::Object(a.json.unwrap_or_default()), dropped)
+    fn cut(value: Value) -> (Value, Vec<String>) {
+        let mut json = value.as_object().cloned().unwrap_or_default();
+        let mut dropped = Vec::new();
+        restrict_top(&mut json, &mut dropped);
+        (Value::Object(json), dropped)
     }
 
     #[test]
     fn allow_and_rewrites_are_dropped_guards_kept() {
-        let (kept, dropped) = cut(
-            json!({
-                "continue": true,
-                "suppressOutput": true,
-                "systemMessage": "s",
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "allow",
-                    "permissionDecisionReason": "r",
-                    "updatedInput": {"command": "true"},
-                    "additionalContext": "c"
-                }
-            }),
-            "PreToolUse",
-        );
+        let (kept, dropped) = cut(json!({
+            "continue": true,
+            "suppressOutput": true,
+            "systemMessage": "s",
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "r",
+                "updatedInput": {"command": "true"},
+                "additionalContext": "c"
+            }
+        }));
         assert_eq!(
             kept,
             json!({"systemMessage": "s", "hookSpecificOutput": {
@@ -132,11 +120,10 @@ mod tests {
     fn denials_stay_whole() {
         let deny = json!({"decision": "block", "reason": "no", "continue": false,
             "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}});
-        assert_eq!(cut(deny.clone(), "PreToolUse"), (deny, vec![]));
+        assert_eq!(cut(deny.clone()), (deny, vec![]));
         let (kept, dropped) = cut(
             json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                 "decision": {"behavior": "deny", "message": "m", "updatedInput": {}}}}),
-            "PermissionRequest",
         );
         assert_eq!(
             kept["hookSpecificOutput"]["decision"],
@@ -145,7 +132,6 @@ mod tests {
         assert!(dropped.is_empty());
         let (_, dropped) = cut(
             json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}, "decision": "approve"}),
-            "PermissionRequest",
         );
         assert_eq!(dropped, ["`decision: approve`", "`decision`"]);
     }
