@@ -329,8 +329,10 @@ pub struct CheckArgs {
 pub struct RunArgs {
     /// A config file: hookrun TOML, Claude Code settings JSON, or Codex's,
     /// Gemini CLI's, Cursor's or Copilot's hooks file. Repeatable;
-    /// files layer in order. Without it: $HOOKRUN_CONFIG, ./hookrun.toml,
-    /// then Claude Code's settings layers.
+    /// files layer in order. Without it: the user config
+    /// ($XDG_CONFIG_HOME/hookrun/hookrun.toml), $HOOKRUN_CONFIG, else
+    /// Claude Code's settings layers, then <project>/hookrun.toml, which
+    /// may only add guards unless trusted (docs/discovery.md).
     #[arg(long = "config", short = 'c', value_name = "PATH")]
     pub configs: Vec<PathBuf>,
 
