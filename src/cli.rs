@@ -6,6 +6,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::FailMode;
 
+mod trust;
+pub use trust::TrustArgs;
+
 /// One hook runner for every coding agent: reads a hooks config and one
 /// event as JSON on stdin, runs the matching hooks concurrently, merges
 /// their answers and prints one decision.
@@ -20,7 +23,7 @@ pub struct Cli {
 //
 // `defer`: a subcommand's arguments are built only when that subcommand is
 // parsed (or help, completions or the man page walk the whole tree), so
-// `hookrun run`, started once per event, does not build the other nine.
+// `hookrun run`, started once per event, does not build the other ten.
 // A deferred `Args` struct's own doc comment would be applied after the
 // variant's and replace the subcommand's help text, so the `Args` structs
 // below carry plain comments.
@@ -90,6 +93,18 @@ pub enum Command {
     ///   hookrun builtin protect-paths --option 'allowed_write_roots=["/work"]'
     ///   hookrun builtin redact-secrets --mode warn
     Builtin(BuiltinArgs),
+    /// Trust a project's hookrun.toml: let it do more than add guards.
+    ///
+    /// Without trust, a project config found without --config may only add
+    /// guards (docs/discovery.md). Trust holds for the file's current
+    /// content only: an edit drops it. The list is
+    /// $XDG_CONFIG_HOME/hookrun/trusted.toml.
+    ///
+    /// Examples:
+    ///   hookrun trust ./hookrun.toml
+    ///   hookrun trust --list
+    ///   hookrun trust --remove ./hookrun.toml
+    Trust(TrustArgs),
     /// The audit log.
     #[command(subcommand)]
     Audit(AuditCommand),
@@ -314,8 +329,10 @@ pub struct CheckArgs {
 pub struct RunArgs {
     /// A config file: hookrun TOML, Claude Code settings JSON, or Codex's,
     /// Gemini CLI's, Cursor's or Copilot's hooks file. Repeatable;
-    /// files layer in order. Without it: $HOOKRUN_CONFIG, ./hookrun.toml,
-    /// then Claude Code's settings layers.
+    /// files layer in order. Without it: the user config
+    /// ($XDG_CONFIG_HOME/hookrun/hookrun.toml), $HOOKRUN_CONFIG, else
+    /// Claude Code's settings layers, then <project>/hookrun.toml, which
+    /// may only add guards unless trusted (docs/discovery.md).
     #[arg(long = "config", short = 'c', value_name = "PATH")]
     pub configs: Vec<PathBuf>,
 

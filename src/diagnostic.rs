@@ -70,6 +70,7 @@ codes! {
     NotBoolean => "W012", Warning, "disableAllHooks is not a boolean";
     AgentIgnoresKey => "W013", Warning, "a key the file's agent ignores";
     NoHooks => "W014", Warning, "the config defines no hook";
+    Untrusted => "W015", Warning, "an untrusted project config tried more than adding guards";
 }
 
 impl Serialize for Code {

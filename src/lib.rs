@@ -83,6 +83,7 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
             key_file,
             expect,
         }) => commands::audit::verify(path, key_file.as_deref(), expect),
+        cli::Command::Trust(args) => commands::trust::execute(args),
         cli::Command::Schema => commands::meta::schema(),
         cli::Command::Completions { shell } => commands::meta::completions(*shell),
         cli::Command::Man => commands::meta::man(),

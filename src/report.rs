@@ -76,6 +76,7 @@ pub fn build(
         "event": event,
         "query": plan.query,
         "config_files": config.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+        "untrusted_config_files": config.untrusted_files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
         "hooks": hooks,
         "decision": decision,
         "notices": notices,

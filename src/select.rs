@@ -116,7 +116,12 @@ pub fn select(config: &Config, event: &Event) -> Plan {
         if matched {
             if dedups && let Some(&(_, slot)) = by_key.iter().find(|(k, _)| *k == hook.dedup_key) {
                 let first = plan.selected[slot].position;
-                plan.selected[slot].hook = i;
+                // The last copy's settings win, except that an untrusted
+                // copy never replaces the user's (its fail mode, timeout).
+                if !hook.origin.untrusted || config.hooks[plan.selected[slot].hook].origin.untrusted
+                {
+                    plan.selected[slot].hook = i;
+                }
                 entry.skip = Some(Skip::Duplicate { runs_as: first });
             } else {
                 by_key.push((&hook.dedup_key, plan.selected.len()));

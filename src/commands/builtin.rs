@@ -63,6 +63,7 @@ fn run(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
             line_col: None,
             plugin_root: None,
             policy: false,
+            untrusted: false,
         },
         dedup_key: args.name.clone(),
     };

@@ -13,7 +13,7 @@ use crate::output::{self, findings::Tally};
 /// # Errors
 /// None today: every problem with a config is a finding.
 pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
-    let (paths, _) = config::discover(&args.paths);
+    let paths = config::paths(&config::discover(&args.paths));
     let (loaded, mut findings) = config::load_for_check(
         &paths,
         LoadOptions {

@@ -16,13 +16,13 @@ use crate::pipeline;
 /// # Errors
 /// A bad config, event or flag.
 pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
-    let (paths, _) = config::discover(&args.configs);
+    let found = config::discover(&args.configs);
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         format: args.config_format,
     };
-    let config = config::load(&paths, options)?;
+    let config = config::load_found(&found, options)?;
     let event = read_event(args)?;
     let plan = crate::select::select(&config, &event);
     let eval = if args.run {

@@ -10,4 +10,5 @@ pub mod meta;
 pub mod run;
 pub mod serve;
 pub mod test;
+pub mod trust;
 pub mod usage;

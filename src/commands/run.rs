@@ -1,7 +1,7 @@
 //! `hookrun run`: config → event → select → exec → answer → decision → output.
 
 use crate::cli::RunArgs;
-use crate::config::{self, Config, Discovery, FailMode, Hook, LoadOptions};
+use crate::config::{self, Config, FailMode, Hook, LoadOptions, Source};
 use crate::error::{Error, ExitStatus};
 use crate::event::{self, Event};
 use crate::output;
@@ -185,21 +185,26 @@ fn own_block(event: &Event, e: &Error) -> Rendered {
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
-    let (paths, discovery) = config::discover(&args.configs);
+    let found = config::discover(&args.configs);
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         format: args.config_format,
     };
-    let mut config = config::load(&paths, options)?;
-    if discovery == Discovery::ClaudeLayers {
-        // Claude Code's settings register hookrun itself; running that
-        // registration again would recurse.
-        config.hooks.retain(|h| !is_self_registration(h));
-    }
-    if paths.is_empty() {
+    let mut config = config::load_found(&found, options)?;
+    let claude_layers: Vec<&std::path::Path> = found
+        .iter()
+        .filter(|f| f.source == Source::ClaudeLayers)
+        .map(|f| f.path.as_path())
+        .collect();
+    // Claude Code's settings register hookrun itself; running that
+    // registration again would recurse.
+    config
+        .hooks
+        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && is_self_registration(h)));
+    if found.is_empty() {
         output::diagnostic(
-            "warning: no config found (no --config, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings); nothing to run",
+            "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run",
         );
     }
     if let Some(p) = &args.audit_log {

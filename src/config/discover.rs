@@ -1,57 +1,159 @@
-//! Which config files `run` reads when no `--config` is given:
+//! Which config files are read when no `--config` is given, and how far
+//! each is trusted. This is the one definition of discovery: `run`,
+//! `serve`, `check` and `explain` all call [`discover`].
 //!
-//! 1. `$HOOKRUN_CONFIG` (one path, or several separated by `:`);
-//! 2. else `./hookrun.toml`;
-//! 3. else Claude Code's own layers for the current project, lowest priority
-//!    first (spec 1.1): `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR`
-//!    relocates `~/.claude`), `<project>/.claude/settings.json`,
+//! Layering order, first file lowest (later files are appended; a scalar
+//! such as `audit_log` takes the last value set):
+//!
+//! 1. the user config, `$XDG_CONFIG_HOME/hookrun/hookrun.toml`
+//!    (`~/.config/hookrun/hookrun.toml` when `XDG_CONFIG_HOME` is unset),
+//!    when it exists;
+//! 2. `$HOOKRUN_CONFIG` (one path, or several separated by `:`), when set:
+//!    the user's environment names these files, so a missing one is an
+//!    error, as with `--config`;
+//! 3. only when neither 1 nor 2 gave a file: Claude Code's own layers,
+//!    lowest priority first (spec 1.1): `~/.claude/settings.json`
+//!    (`$CLAUDE_CONFIG_DIR` relocates `~/.claude`),
+//!    `<project>/.claude/settings.json`,
 //!    `<project>/.claude/settings.local.json`, then managed settings
 //!    (`/etc/claude-code/managed-settings.json` and
-//!    `managed-settings.d/*.json`). `<project>` is `$CLAUDE_PROJECT_DIR`,
-//!    else the current directory. Missing layers are skipped.
+//!    `managed-settings.d/*.json`). A user who has a hookrun config of
+//!    their own registers hookrun in those files, and their other hooks are
+//!    Claude Code's to run: reading them too would run them twice;
+//! 4. the project file, `<project>/hookrun.toml`, when it exists and is not
+//!    already one of the files above.
+//!
+//! `<project>` is `$CLAUDE_PROJECT_DIR`, else the current directory. Only
+//! that directory is looked at: a `hookrun.toml` in a directory the model
+//! `cd`'d into below the project is never read, and the project file never
+//! changes which of 1–3 are read.
+//!
+//! Files 1–3 are the user's own. The project file may come with the code
+//! being worked on, or be written by the model itself, so unless the user
+//! trusted its exact content (`hookrun trust`, see `config::trust`) it may
+//! only add guards: see `config::untrusted` for what is ignored.
 
 use std::path::{Path, PathBuf};
 
-/// Where the config came from, which decides a few loading rules.
+/// Where a config file came from, which decides a few loading rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Discovery {
-    /// `--config` flags.
+pub enum Source {
+    /// `--config` flags: the user chose the files.
     Explicit,
-    /// `$HOOKRUN_CONFIG` or `./hookrun.toml`.
-    Hookrun,
+    /// The user config under `$XDG_CONFIG_HOME/hookrun/`.
+    User,
+    /// `$HOOKRUN_CONFIG`.
+    Env,
     /// Claude Code's own settings layers: these usually register hookrun
     /// itself, and those registrations must not run again.
     ClaudeLayers,
+    /// `<project>/hookrun.toml`: trusted only when its content is on the
+    /// user's trust list.
+    Project,
+}
+
+/// One config file to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub path: PathBuf,
+    pub source: Source,
 }
 
 /// The config files to read, in layering order.
 #[must_use]
-pub fn discover(explicit: &[PathBuf]) -> (Vec<PathBuf>, Discovery) {
+pub fn discover(explicit: &[PathBuf]) -> Vec<Found> {
+    let found = |source| move |path| Found { path, source };
     if !explicit.is_empty() {
-        return (explicit.to_vec(), Discovery::Explicit);
+        return explicit
+            .iter()
+            .cloned()
+            .map(found(Source::Explicit))
+            .collect();
     }
+    let mut files: Vec<Found> = user_config()
+        .filter(|p| p.is_file())
+        .map(found(Source::User))
+        .into_iter()
+        .collect();
     if let Some(list) = std::env::var_os("HOOKRUN_CONFIG").filter(|v| !v.is_empty()) {
-        return (std::env::split_paths(&list).collect(), Discovery::Hookrun);
+        files.extend(std::env::split_paths(&list).map(found(Source::Env)));
     }
-    let local = PathBuf::from("hookrun.toml");
-    if local.is_file() {
-        return (vec![local], Discovery::Hookrun);
+    if files.is_empty() {
+        files.extend(claude_layers().into_iter().map(found(Source::ClaudeLayers)));
     }
-    (claude_layers(), Discovery::ClaudeLayers)
+    if let Some(project) = project_file()
+        && !files.iter().any(|f| same_file(&f.path, &project))
+    {
+        files.push(Found {
+            path: project,
+            source: Source::Project,
+        });
+    }
+    files
+}
+
+/// The paths of discovered files.
+#[must_use]
+pub fn paths(found: &[Found]) -> Vec<PathBuf> {
+    found.iter().map(|f| f.path.clone()).collect()
+}
+
+/// hookrun's directory in the user's config home: the user config and the
+/// trust list live there.
+#[must_use]
+pub fn user_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        // The XDG spec ignores a relative value.
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| Path::new(&h).join(".config"))
+        })?;
+    Some(base.join("hookrun"))
+}
+
+fn user_config() -> Option<PathBuf> {
+    user_dir().map(|d| d.join("hookrun.toml"))
+}
+
+/// The directory the agent names as the project: `$CLAUDE_PROJECT_DIR`,
+/// else the current directory.
+fn project_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+}
+
+/// `<project>/hookrun.toml`, absolute and with links resolved, so that the
+/// trust list and reports name one path for it.
+fn project_file() -> Option<PathBuf> {
+    let path = project_dir()?.join("hookrun.toml");
+    if !path.is_file() {
+        return None;
+    }
+    std::fs::canonicalize(&path).ok()
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn claude_layers() -> Vec<PathBuf> {
     let user_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".claude")));
-    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::current_dir().ok());
     let mut candidates = Vec::new();
     if let Some(user) = user_dir {
         candidates.push(user.join("settings.json"));
     }
-    if let Some(project) = project {
+    if let Some(project) = project_dir() {
         candidates.push(project.join(".claude/settings.json"));
         candidates.push(project.join(".claude/settings.local.json"));
     }

@@ -8,6 +8,7 @@
 
 mod claude;
 mod discover;
+mod foreign;
 pub(crate) mod json_locate;
 mod layer;
 mod model;
@@ -15,13 +16,14 @@ pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
 mod toml_file;
 mod toml_raw;
+pub mod trust;
+mod untrusted;
 
-use crate::dialect::id::Dialect;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
-pub use discover::{Discovery, discover};
+pub use discover::{Found, Source, discover, paths};
 use layer::Layer;
 pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin};
 /// Loads and layers config files in order (spec 1.2: hook lists appended;
@@ -30,12 +32,47 @@ pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Orig
 /// # Errors
 /// A file that is missing, unreadable or does not parse; an invalid TOML file.
 pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
+    let files: Vec<Found> = paths
+        .iter()
+        .map(|p| Found {
+            path: p.clone(),
+            source: Source::Explicit,
+        })
+        .collect();
+    load_found(&files, options)
+}
+
+/// Loads discovered files: as [`load`], with a project file off the user's
+/// trust list restricted to adding guards (`untrusted`). Trust is decided
+/// on the very bytes that are parsed, so a file swapped after the check
+/// cannot borrow its trust.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error> {
     let mut config = Config::default();
+    let (trust, trust_problem) = if files.iter().any(|f| f.source == Source::Project) {
+        trust::TrustList::load()
+    } else {
+        (trust::TrustList::default(), None)
+    };
+    if let Some(why) = trust_problem {
+        config.notices.push(Diagnostic::new(
+            Code::Untrusted,
+            why,
+            "the trust list cannot be read: every project config is untrusted",
+        ));
+    }
     let mut disable_all: Option<bool> = None;
     let mut policy_disable = false;
     let mut closed_default = false;
-    for path in paths {
-        let layer = read_layer(path, options)?;
+    for Found { path, source } in files {
+        let text = read_text(path)?;
+        let mut layer = parse_layer(path, &text, options)?;
+        if *source == Source::Project && !trust.allows(path, text.as_bytes()) {
+            untrusted::restrict(&mut layer, path);
+            config.untrusted_files.push(path.clone());
+        }
         closed_default |= layer.closed_default;
         if let Some(d) = layer.disable_all {
             disable_all = Some(d);
@@ -111,128 +148,40 @@ pub fn toml_schema() -> serde_json::Value {
 
 /// Reads and parses one file.
 fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
+    parse_layer(path, &read_text(path)?, options)
+}
+
+fn read_text(path: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
         path: path.to_owned(),
         source,
-    })?;
+    })
+}
+
+/// Parses one file's text, whatever its format.
+fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
     if text.trim().is_empty() {
         // An empty file (often one caught mid-save) defines no hook, in any
         // format: said by `load`, never a parse error that fails open.
         return Ok(Layer::default());
     }
-    if is_toml(path, &text) {
-        return toml_file::load(path, &text, options);
+    if is_toml(path, text) {
+        return toml_file::load(path, text, options);
     }
-    match crate::dialect::convert::agent_of_file(path, &text, options.format) {
+    match crate::dialect::convert::agent_of_file(path, text, options.format) {
         Ok(agent) if agent.is_claude_like() => {
-            let mut layer = claude::load(path, &text, options)?;
+            let mut layer = claude::load(path, text, options)?;
             if crate::dialect::convert::ignores_if(agent) {
-                drop_if(path, &text, agent, &mut layer);
+                foreign::drop_if(path, text, agent, &mut layer);
             }
             Ok(layer)
         }
-        Ok(agent) => match crate::dialect::convert::read_foreign(&text, agent) {
-            Some(foreign) => foreign_layer(path, &text, foreign, options),
-            None => claude::load(path, &text, options),
+        Ok(agent) => match crate::dialect::convert::read_foreign(text, agent) {
+            Some(f) => foreign::layer(path, text, f, options),
+            None => claude::load(path, text, options),
         },
-        Err(why) => foreign_layer(path, &text, Err(why), options),
+        Err(why) => foreign::layer(path, text, Err(why), options),
     }
-}
-
-/// An agent that reads its hooks file in Claude Code's shape but ignores
-/// `if` (Codex) runs such a hook on every match, and so does hookrun, said.
-fn drop_if(path: &Path, text: &str, agent: Dialect, layer: &mut Layer) {
-    for hook in &mut layer.hooks {
-        if hook.if_rule.take().is_some() {
-            let key = format!("{}.if", hook.origin.key);
-            let at = json_locate::locate(text, &key).map(|o| crate::error::line_col(text, o));
-            layer.warnings.push(
-                Diagnostic::new(
-                    Code::AgentIgnoresKey,
-                    path,
-                    format!(
-                        "{} ignores `if`: this hook runs on every event its matcher selects",
-                        agent.as_str()
-                    ),
-                )
-                .at(at)
-                .key(key),
-            );
-        }
-    }
-}
-
-/// Another agent's hooks file (Gemini CLI's settings, Cursor's
-/// `hooks.json`): loaded as the hookrun TOML it converts to, with every hook
-/// and finding pointed back at its key and line in the original file.
-fn foreign_layer(
-    path: &Path,
-    text: &str,
-    foreign: Result<crate::dialect::convert::Foreign, String>,
-    options: LoadOptions,
-) -> Result<Layer, Error> {
-    let problem = |message: String, key: Option<String>| {
-        let at = key
-            .as_deref()
-            .and_then(|k| json_locate::locate(text, k))
-            .map(|o| crate::error::line_col(text, o));
-        Error::Config(Box::new(crate::error::ConfigProblem {
-            code: Code::WrongShape,
-            at: crate::error::Location {
-                path: path.to_owned(),
-                line: at.map(|(l, _)| l),
-                column: at.map(|(_, c)| c),
-            },
-            key,
-            message,
-            fix: None,
-        }))
-    };
-    let foreign = foreign.map_err(|m| problem(m, None))?;
-    // The key of the original entry behind the TOML's `hooks[N]`.
-    let original = |key: &str| -> Option<String> {
-        let rest = key.strip_prefix("hooks[")?;
-        let (n, tail) = rest.split_once(']')?;
-        let origin = foreign.origins.get(n.parse::<usize>().ok()?)?;
-        Some(format!("{origin}{tail}"))
-    };
-    let mut layer = toml_file::load(path, &foreign.toml, options).map_err(|e| match e {
-        Error::Config(p) => {
-            let key = p.key.as_deref().and_then(original);
-            problem(
-                format!("{} (read as a {} hooks file)", p.message, foreign.agent),
-                key,
-            )
-        }
-        other => other,
-    })?;
-    let locate =
-        |key: &str| json_locate::locate(text, key).map(|o| crate::error::line_col(text, o));
-    for (hook, key) in layer.hooks.iter_mut().zip(&foreign.origins) {
-        hook.origin.key.clone_from(key);
-        hook.origin.line_col = locate(key);
-    }
-    for d in layer.notices.iter_mut().chain(layer.warnings.iter_mut()) {
-        let key = d.key.as_deref().and_then(original);
-        let at = key.as_deref().and_then(locate);
-        d.key = key;
-        d.line = at.map(|(l, _)| l);
-        d.column = at.map(|(_, c)| c);
-    }
-    for skipped in foreign.skipped {
-        let code = if skipped.unknown_event {
-            Code::UnknownEvent
-        } else {
-            Code::Unsupported
-        };
-        let at = locate(&skipped.key);
-        layer.warnings.push(
-            Diagnostic::new(code, path, skipped.why)
-                .at(at)
-                .key(skipped.key),
-        );
-    }
-    Ok(layer)
 }
 
 /// Loads every file for `check`: a file that cannot be used becomes a

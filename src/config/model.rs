@@ -54,6 +54,9 @@ pub struct Origin {
     pub plugin_root: Option<PathBuf>,
     /// Hooks from managed (policy) settings survive a non-policy `disableAllHooks`.
     pub policy: bool,
+    /// From a project file found by discovery and not on the user's trust
+    /// list: its answers may only add guards (`config::untrusted`).
+    pub untrusted: bool,
 }
 
 /// One validated hook.
@@ -167,6 +170,8 @@ pub struct Config {
     pub limits: Limits,
     /// The files read, in order.
     pub files: Vec<PathBuf>,
+    /// Those of `files` read as untrusted project files.
+    pub untrusted_files: Vec<PathBuf>,
     /// Whether any hook, or the default, fails closed (a broken event then
     /// blocks instead of erroring).
     pub any_closed: bool,

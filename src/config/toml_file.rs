@@ -297,6 +297,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                 line_col: Some(index.line_col(span.start)),
                 plugin_root: None,
                 policy: false,
+                untrusted: false,
             },
             dedup_key,
         });

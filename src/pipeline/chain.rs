@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::hooks::{
-    not_run_answer, placeholder_run, read_answer, run_builtin, run_specs, spec_of, stdin_for,
+    guard_only, not_run_answer, placeholder_run, read_answer, run_builtin, run_specs, spec_of,
+    stdin_for,
 };
 use super::model::{Context, Evaluation};
 use crate::config::{Action, Config, Order};
@@ -94,6 +95,9 @@ pub(super) fn run_chain(
             let answer = read_answer(hook, &current, &run, ctx);
             (run, answer)
         };
+        // Cut before the next hook is handed a rewrite.
+        let (answer, notice) = guard_only(hook, answer, &event.name);
+        eval.ignored.extend(notice);
         let denied = pre && answer.blocking_error.is_some();
         let answered = answer.json.is_some() || answer.blocking_error.is_some();
         // Hand the rewrite to the next hook.

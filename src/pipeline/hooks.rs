@@ -64,6 +64,25 @@ pub(super) fn read_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Conte
     a
 }
 
+/// A hook's answer as the merge may take it: an untrusted project hook's
+/// cut down to what adds a guard (`pipeline::restrict`), with the notice that
+/// says what was dropped.
+pub(super) fn guard_only(hook: &Hook, mut a: Answer, event: &str) -> (Answer, Option<String>) {
+    if !hook.origin.untrusted {
+        return (a, None);
+    }
+    let dropped = super::restrict::restrict(&mut a, event);
+    let file = hook.origin.file.display();
+    let notice = (!dropped.is_empty()).then(|| {
+        format!(
+            "hook `{}` of untrusted project config {file}: {} ignored, as it may only add guards (review it, then `hookrun trust {file}`)",
+            hook.display_name(),
+            dropped.join(", "),
+        )
+    });
+    (a, notice)
+}
+
 /// Runs the sync hooks concurrently inside a small runtime that also
 /// watches for SIGINT and SIGTERM: on either, every running hook group is
 /// terminated before hookrun exits.

@@ -9,6 +9,7 @@ mod audit_record;
 mod chain;
 mod hooks;
 mod model;
+mod restrict;
 mod rewrites;
 
 use crate::config::{Action, Config, Order};
@@ -20,7 +21,10 @@ use crate::exec::{self, ExecSpec, HookRun};
 use crate::rendered::Rendered;
 use crate::select::{self};
 use chain::run_chain;
-use hooks::{not_run_answer, read_answer, run_builtin, run_notices, run_specs, spec_of, stdin_for};
+use hooks::{
+    guard_only, not_run_answer, read_answer, run_builtin, run_notices, run_specs, spec_of,
+    stdin_for,
+};
 pub use model::{Context, Evaluation};
 
 /// Runs one event through the pipeline.
@@ -40,6 +44,7 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
         started_async: Vec::new(),
         decision: Decision::default(),
         notices: Vec::new(),
+        ignored: Vec::new(),
         rendered: Rendered {
             stdout: String::new(),
             stderr: Vec::new(),
@@ -70,6 +75,7 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
 
     let mut notices: Vec<String> = config.notices.iter().map(ToString::to_string).collect();
     notices.extend(eval.plan.notices.iter().cloned());
+    notices.extend(eval.ignored.iter().cloned());
     for (sel, run) in eval.selected.iter().zip(&eval.runs) {
         notices.extend(run_notices(&config.hooks[sel.hook], run, config));
     }
@@ -152,22 +158,27 @@ fn run_parallel(
             .collect()
     };
     let (mut runs, builtin_results) = run_specs(&specs, event, config, builtins)?;
+    let mut ignored = Vec::new();
     let answers = selected
         .iter()
         .zip(runs.iter_mut())
         .zip(builtin_results)
         .map(|((sel, run), builtin)| {
             let hook = &config.hooks[sel.hook];
-            match (&sel.not_run, builtin) {
+            let answer = match (&sel.not_run, builtin) {
                 (Some(why), _) => not_run_answer(why),
                 (None, Some((r, a))) => {
                     *run = r;
                     a
                 }
                 (None, None) => read_answer(hook, event, run, ctx),
-            }
+            };
+            let (answer, notice) = guard_only(hook, answer, &event.name);
+            ignored.extend(notice);
+            answer
         })
         .collect();
+    eval.ignored = ignored;
     eval.runs = runs;
     eval.answers = answers;
     Ok(())

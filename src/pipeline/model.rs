@@ -59,6 +59,9 @@ pub struct Evaluation {
     pub started_async: Vec<(usize, Result<u32, String>)>,
     pub decision: Decision,
     pub notices: Vec<String>,
+    /// What untrusted project hooks answered that was dropped, one notice
+    /// per hook (also among `notices`).
+    pub ignored: Vec<String>,
     pub rendered: Rendered,
 }
 

@@ -161,6 +161,8 @@ impl HookTest {
         cmd.args(&self.args)
             .current_dir(self.path())
             .env("CLAUDE_PROJECT_DIR", self.path())
+            // No user config from the real home.
+            .env("XDG_CONFIG_HOME", self.path().join(".xdg-config"))
             .env_remove("HOOKRUN_CONFIG")
             .env_remove("HOOKRUN_AUDIT_KEY_FILE")
             .envs(self.env.iter().map(|(k, v)| (k, v)));

@@ -39,7 +39,7 @@ mod reload;
 /// interrupted (130/143).
 pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
     let config = super::run::load_config(&args.run)?;
-    let (paths, _) = config::discover(&args.run.configs);
+    let paths = config::paths(&config::discover(&args.run.configs));
     let live = reload::Live::new(config, &paths);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

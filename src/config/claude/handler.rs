@@ -178,6 +178,7 @@ impl Ctx<'_> {
                 line_col: at,
                 plugin_root: self.plugin_root.clone(),
                 policy: self.policy,
+                untrusted: false,
             },
             dedup_key,
         })

@@ -1,0 +1,61 @@
+//! What an untrusted project file (found by discovery, not on the user's
+//! trust list) may do: add guards, nothing else.
+//!
+//! Its hooks run and can deny, ask, block, stop and add context, but they
+//! are marked `Origin::untrusted`, so that:
+//!
+//! - their answers lose everything that would let a tool call through or
+//!   change it (`allow`, `updatedInput` and every other rewrite:
+//!   `pipeline::restrict`): a hook that rewrites the input could route a
+//!   command around the user's guard, and one that allows skips the
+//!   agent's own permission prompt;
+//! - they never take the place of a user's identical hook in dedup
+//!   (`select`), which would otherwise let a copy with `fail_mode = "open"`
+//!   or a tiny timeout replace the user's closed guard.
+//!
+//! Its file-wide settings, which would change the user's hooks, are dropped
+//! with a notice: `disable_all_hooks`, `[limits]` (a tiny `max_event_bytes`
+//! fails every event), `audit_log` / `audit_key_file` (the user's audit
+//! trail) and `order`. `[defaults] fail_mode` applies to the file's own
+//! hooks only, so it needs no rule; a closed default only adds strictness
+//! and is kept.
+
+use std::path::Path;
+
+use super::layer::Layer;
+use crate::diagnostic::{Code, Diagnostic};
+
+/// Restricts one untrusted layer in place.
+pub(super) fn restrict(layer: &mut Layer, path: &Path) {
+    let mut ignored: Vec<&str> = Vec::new();
+    if layer.disable_all.take() == Some(true) {
+        ignored.push("`disable_all_hooks`");
+    }
+    if layer.limits.take().is_some() {
+        ignored.push("`[limits]`");
+    }
+    if layer.audit_log.take().is_some() {
+        ignored.push("`audit_log`");
+    }
+    if layer.audit_key_file.take().is_some() {
+        ignored.push("`audit_key_file`");
+    }
+    if layer.order.take().is_some() | !std::mem::take(&mut layer.order_by_event).is_empty() {
+        ignored.push("`order`");
+    }
+    layer.policy = false;
+    for hook in &mut layer.hooks {
+        hook.origin.untrusted = true;
+    }
+    if !ignored.is_empty() {
+        layer.notices.push(Diagnostic::new(
+            Code::Untrusted,
+            path,
+            format!(
+                "project config not trusted, so {} ignored: it may only add guards (review it, then `hookrun trust {}`)",
+                ignored.join(", "),
+                path.display()
+            ),
+        ));
+    }
+}
