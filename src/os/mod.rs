@@ -10,7 +10,8 @@
 //!   ([`new_group`]) so that one call stops the hook and everything it
 //!   started ([`GroupGuard`], [`LiveGroups`]);
 //! - how a child ended ([`killed_by`], [`signal_name`]);
-//! - requests that hookrun itself stop ([`Termination`]);
+//! - requests that hookrun itself stop ([`Termination`]), and surviving the
+//!   file-size limit ([`with_file_size_errors`]);
 //! - an exclusive advisory lock on a file ([`lock_exclusive`]);
 //! - whether a file can be executed ([`is_executable`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
@@ -171,10 +172,15 @@ pub struct Interruption {
     pub number: i32,
 }
 
-/// The requests that hookrun itself stop (SIGINT and SIGTERM on Unix), as
-/// one stream. Create it inside the tokio runtime (with its signal driver
-/// enabled); from then on these requests no longer end hookrun by default,
-/// so the owner must act on what [`Termination::recv`] returns.
+/// The requests that hookrun itself stop, as one stream: on Unix every
+/// signal sent from outside whose default action would end hookrun (SIGINT,
+/// SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, ...; the list and
+/// what is left out are in `unix.rs` and docs/processes.md), except one
+/// hookrun was started with ignored (`nohup`), which stays ignored. Create
+/// it inside the tokio runtime (with its signal driver enabled); from then
+/// on these requests no longer end hookrun by default, so the owner must
+/// act on what [`Termination::recv`] returns: stop the hooks, then exit
+/// 128 + the signal's number. Hooks still start with the default actions.
 #[derive(Debug)]
 pub struct Termination(imp::Termination);
 
@@ -200,6 +206,16 @@ impl Termination {
         let (name, number) = self.0.recv().await;
         Interruption { name, number }
     }
+}
+
+/// Runs `write` so that going past the file-size limit (`ulimit -f`) fails
+/// with an error (`EFBIG`) instead of ending hookrun by a signal (SIGXFSZ
+/// on Unix) before it prints a decision it has made: the audit line that
+/// could not be written is then reported, and blocks under
+/// `fail_mode = "closed"`. Only `write` is covered, on the calling thread:
+/// hooks still die of the signal, as anywhere else.
+pub fn with_file_size_errors<T>(write: impl FnOnce() -> T) -> T {
+    imp::with_file_size_signal_blocked(write)
 }
 
 /// A file held under an exclusive advisory lock, released when dropped. It

@@ -24,3 +24,4 @@ mod properties;
 mod report;
 mod serve;
 mod serve_strict;
+mod signals;
