@@ -12,7 +12,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitStatus};
 
 use nix::fcntl::{Flock, FlockArg};
-use nix::sys::signal::{SigSet, SigmaskHow, Signal, killpg};
+use nix::sys::signal::{SigSet, SigmaskHow, Signal, kill, killpg};
 use nix::unistd::Pid;
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -20,19 +20,34 @@ pub(super) fn new_group(cmd: &mut Command) {
     cmd.process_group(0);
 }
 
-pub(super) fn terminate_group(leader: u32) {
-    send(leader, Signal::SIGTERM);
+pub(super) fn terminate_group(leader: u32, pipes: &[u64]) {
+    send(leader, pipes, Signal::SIGTERM);
 }
 
-pub(super) fn kill_group(leader: u32) {
-    send(leader, Signal::SIGKILL);
+pub(super) fn kill_group(leader: u32, pipes: &[u64]) {
+    send(leader, pipes, Signal::SIGKILL);
 }
 
-/// Signals the group led by `leader` (its pgid is the leader's pid).
-fn send(leader: u32, signal: Signal) {
+/// Signals the group led by `leader` (its pgid is the leader's pid), then
+/// every process that holds one of `pipes` (by inode) from outside it.
+fn send(leader: u32, pipes: &[u64], signal: Signal) {
     let pgid = i32::try_from(leader).unwrap_or(i32::MAX);
     // ESRCH (the group is gone) is the common, harmless case.
     let _ = killpg(Pid::from_raw(pgid), signal);
+    for pid in super::procfs::pipe_holders(pipes) {
+        // A holder of another user (a setuid program) is out of reach.
+        let _ = kill(Pid::from_raw(pid), signal);
+    }
+}
+
+/// The inode of the pipe behind `fd`: what `/proc/PID/fd/N` names as
+/// `pipe:[INODE]` in every process holding either end.
+// `ino_t` is 32 bits wide on some targets: the conversion is not useless there.
+#[allow(clippy::useless_conversion)]
+pub(super) fn pipe_id(fd: &impl std::os::fd::AsFd) -> Option<u64> {
+    nix::sys::stat::fstat(fd.as_fd())
+        .ok()
+        .map(|st| u64::from(st.st_ino))
 }
 
 pub(super) fn killed_by(status: &ExitStatus) -> Option<i32> {

@@ -11,6 +11,7 @@ mod check;
 mod config_errors;
 mod convert;
 mod dialects;
+mod escapes;
 mod exit_codes;
 mod explain;
 mod faults;
