@@ -11,7 +11,7 @@
 //! | 0 | the merged result does not block (allow, ask, no decision, context) |
 //! | 1 | hookrun's own error: bad flag, bad config, bad event, I/O (every `ErrorKind` but `Interrupted`) |
 //! | 2 | the merged result blocks (deny / block), or a hookrun error under `fail_mode = "closed"` |
-//! | 130, 143 | hookrun was interrupted by SIGINT / SIGTERM; every running hook was killed |
+//! | 128 + N | hookrun was stopped by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129, ...); every running hook was killed first |
 
 use std::path::PathBuf;
 
@@ -77,7 +77,8 @@ pub enum ErrorKind {
     Input,
     /// Reading or writing something hookrun needs failed.
     Io,
-    /// SIGINT or SIGTERM: every running hook was killed.
+    /// A signal that would end hookrun (SIGINT, SIGTERM, SIGHUP, ...):
+    /// every running hook was killed.
     Interrupted,
     /// hookrun itself could not work (runtime, rendering).
     Internal,

@@ -74,8 +74,8 @@ pub fn append(
     let line = format!("{start}{body}{}{hash}\"}}\n", line::HASH_KEY);
     // One write on an O_APPEND descriptor, under the lock: atomic w.r.t.
     // other hookrun writers.
-    let written = file
-        .write(line.as_bytes())
+    // Past a file-size limit the write fails instead of ending hookrun.
+    let written = crate::os::with_file_size_errors(|| file.write(line.as_bytes()))
         .map_err(|e| err("cannot write", &e))?;
     if written != line.len() {
         return Err(err(

@@ -13,51 +13,32 @@
 //! - after a normal exit, the pipes get `leak_grace` to close; a background
 //!   child still holding them then has its group SIGKILLed, and the answer
 //!   read so far is used (reported as a leak);
-//! - a group whose leader exited and whose pipes closed is left alone.
+//! - whenever a group is stopped, so is every process that left it (`setsid`,
+//!   a double fork, `set -m`) but still holds the hook's stdout or stderr
+//!   (`os::OutputPipes`; Linux only);
+//! - a group whose leader exited and whose pipes closed is left alone, and so
+//!   is a process that left it with its output redirected (a daemon).
 
 mod capture;
+mod spawn;
+mod streams;
 
-use std::future::Future;
-use std::path::PathBuf;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
-use tokio::process::Command;
 use tokio::time::{Instant, sleep_until};
 
 pub use capture::Captured;
 use capture::capture;
+pub use spawn::{ExecSpec, Program, spawn_async};
+use spawn::{command_for, spawn_error};
+use streams::{Streams, kill_until_closed};
 
 use crate::os::{self, GroupGuard, LiveGroups, Stop};
 
 /// How long a timed-out hook gets between SIGTERM and SIGKILL (spec 4.4).
 pub const KILL_GRACE: Duration = Duration::from_millis(1500);
-
-/// How long to wait for pipes to close once a group has been SIGKILLed; only
-/// a process that escaped the group (`setsid`) can hold them past this.
-const PIPE_CLOSE_AFTER_KILL: Duration = Duration::from_millis(200);
-
-/// What to run.
-#[derive(Debug, Clone)]
-pub enum Program {
-    Shell(String),
-    Exec { program: String, args: Vec<String> },
-}
-
-/// Everything needed to run one hook.
-#[derive(Debug, Clone)]
-pub struct ExecSpec {
-    pub program: Program,
-    /// What the hook reads on stdin.
-    pub input: Arc<Vec<u8>>,
-    pub cwd: PathBuf,
-    pub env: Vec<(String, String)>,
-    /// Start from an empty environment (`env` is then all the hook gets).
-    pub clear_env: bool,
-    pub timeout: Duration,
-}
 
 /// Limits that apply to every hook of a run.
 #[derive(Debug, Clone, Copy)]
@@ -145,55 +126,6 @@ pub async fn run_all<T>(
     (runs, extra)
 }
 
-fn command_for(spec: &ExecSpec) -> Command {
-    let mut cmd = match &spec.program {
-        Program::Shell(line) => {
-            let mut c = Command::new("/bin/sh");
-            c.arg("-c").arg(line);
-            c
-        }
-        Program::Exec { program, args } => {
-            let mut c = Command::new(program);
-            c.args(args);
-            c
-        }
-    };
-    if spec.clear_env {
-        cmd.env_clear();
-    }
-    cmd.current_dir(&spec.cwd)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)));
-    cmd
-}
-
-type Drain<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
-
-/// The two output streams being drained concurrently with everything else.
-struct Streams<'a> {
-    out: Drain<'a>,
-    err: Drain<'a>,
-    out_done: bool,
-    err_done: bool,
-}
-
-impl Streams<'_> {
-    fn done(&self) -> bool {
-        self.out_done && self.err_done
-    }
-
-    /// Drains until both streams close (`true`) or the deadline (`false`).
-    async fn until(&mut self, deadline: Instant) -> bool {
-        while !self.done() {
-            tokio::select! {
-                () = &mut self.out, if !self.out_done => self.out_done = true,
-                () = &mut self.err, if !self.err_done => self.err_done = true,
-                () = sleep_until(deadline) => return false,
-            }
-        }
-        true
-    }
-}
-
 /// Runs one hook to completion, timeout or leak; never fails.
 pub async fn run_one(
     spec: ExecSpec,
@@ -213,7 +145,8 @@ pub async fn run_one(
         Err(e) => return HookRun::spawn_failed(spawn_error(&spec, &e), started),
     };
     let pid = child.id();
-    let guard = pid.map(|p| GroupGuard::new(p, live));
+    let pipes = os::OutputPipes::of(child.stdout.as_ref(), child.stderr.as_ref());
+    let guard = pid.map(|p| GroupGuard::new(p, pipes, live));
     let writer = child.stdin.take().map(|mut stdin| {
         tokio::spawn(async move {
             // BrokenPipe here means the hook did not read its stdin: normal.
@@ -267,7 +200,7 @@ pub async fn run_one(
             g.signal(Stop::Kill);
         }
         let _ = child.wait().await;
-        streams.until(Instant::now() + PIPE_CLOSE_AFTER_KILL).await;
+        kill_until_closed(guard.as_ref(), &mut streams).await;
         RunStatus::TimedOut
     } else {
         // Phase 2: the hook exited; its pipes get `leak_grace` to close.
@@ -276,7 +209,7 @@ pub async fn run_one(
             if let Some(g) = &guard {
                 g.signal(Stop::Kill);
             }
-            streams.until(Instant::now() + PIPE_CLOSE_AFTER_KILL).await;
+            kill_until_closed(guard.as_ref(), &mut streams).await;
         }
         match exit {
             Some(Ok(st)) => exit_status(st),
@@ -311,63 +244,4 @@ fn exit_status(status: std::process::ExitStatus) -> RunStatus {
         (None, Some(sig)) => RunStatus::Signaled(sig),
         (None, None) => RunStatus::Exited(1),
     }
-}
-
-fn spawn_error(spec: &ExecSpec, e: &std::io::Error) -> String {
-    let what = match &spec.program {
-        Program::Shell(_) => "/bin/sh".to_owned(),
-        Program::Exec { program, .. } => format!("`{program}`"),
-    };
-    match e.kind() {
-        std::io::ErrorKind::NotFound if matches!(spec.program, Program::Exec { .. }) => {
-            format!("executable {what} not found in $PATH")
-        }
-        std::io::ErrorKind::PermissionDenied => format!("{what} is not executable"),
-        _ => {
-            if !spec.cwd.is_dir() {
-                format!(
-                    "cannot start {what}: working directory `{}` is gone ({e})",
-                    spec.cwd.display()
-                )
-            } else {
-                format!("cannot start {what}: {e}")
-            }
-        }
-    }
-}
-
-/// Starts an async hook: detached in its own group, its stdin an anonymous
-/// file holding the event (so hookrun need not wait to write it), its output
-/// discarded, never waited for and never killed by hookrun.
-///
-/// # Errors
-/// The spawn failure, as a message.
-pub fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
-    use std::io::{Seek, Write};
-    let mut file = tempfile::tempfile()
-        .map_err(|e| format!("cannot buffer the event for an async hook: {e}"))?;
-    file.write_all(input)
-        .and_then(|()| file.rewind())
-        .map_err(|e| format!("cannot buffer the event for an async hook: {e}"))?;
-    let mut cmd = std::process::Command::new("/bin/sh");
-    match &spec.program {
-        Program::Shell(line) => {
-            cmd.arg("-c").arg(line);
-        }
-        Program::Exec { program, args } => {
-            cmd = std::process::Command::new(program);
-            cmd.args(args);
-        }
-    }
-    if spec.clear_env {
-        cmd.env_clear();
-    }
-    cmd.current_dir(&spec.cwd)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .stdin(file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    os::new_group(&mut cmd);
-    let child = cmd.spawn().map_err(|e| spawn_error(spec, &e))?;
-    Ok(child.id())
 }

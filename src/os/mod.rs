@@ -8,9 +8,11 @@
 //!
 //! - process groups: a hook starts as the leader of a new group
 //!   ([`new_group`]) so that one call stops the hook and everything it
-//!   started ([`GroupGuard`], [`LiveGroups`]);
+//!   started ([`GroupGuard`], [`LiveGroups`]), together with whatever left
+//!   the group but still holds the hook's output ([`OutputPipes`]);
 //! - how a child ended ([`killed_by`], [`signal_name`]);
-//! - requests that hookrun itself stop ([`Termination`]);
+//! - requests that hookrun itself stop ([`Termination`]), and surviving the
+//!   file-size limit ([`with_file_size_errors`]);
 //! - an exclusive advisory lock on a file ([`lock_exclusive`]);
 //! - whether a file can be executed ([`is_executable`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
@@ -21,13 +23,18 @@
 #[path = "unix.rs"]
 mod imp;
 
+/// What only Linux's `/proc` can tell: which processes hold a given pipe.
+#[cfg(unix)]
+#[path = "procfs.rs"]
+mod procfs;
+
 #[cfg(not(unix))]
 compile_error!(
     "hookrun supports Unix only for now: src/os/ has no implementation for this target \
      (a new platform is one file beside src/os/unix.rs)"
 );
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::{File, Metadata};
 use std::ops::{Deref, DerefMut};
 use std::process::{Command, ExitStatus};
@@ -52,10 +59,32 @@ pub fn new_group(cmd: &mut Command) {
     imp::new_group(cmd);
 }
 
-/// The process groups of hooks that are still running, so that hookrun can
-/// stop them all when it is itself interrupted.
+/// A hook's stdout and stderr pipes, by identity, so that a process holding
+/// them can be found after it left the hook's process group (`setsid`, a
+/// double fork, `set -m` job control): such a process would otherwise
+/// survive every stop of the group. Finding the holders needs Linux's
+/// `/proc`; elsewhere none are found (docs/processes.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutputPipes(Vec<u64>);
+
+impl OutputPipes {
+    /// The identities of the pipes behind the hook's stdout and stderr, as
+    /// hookrun holds their read ends.
+    #[must_use]
+    pub fn of(
+        stdout: Option<&tokio::process::ChildStdout>,
+        stderr: Option<&tokio::process::ChildStderr>,
+    ) -> Self {
+        let out = stdout.and_then(imp::pipe_id);
+        let err = stderr.and_then(imp::pipe_id);
+        OutputPipes(out.into_iter().chain(err).collect())
+    }
+}
+
+/// The process groups of hooks that are still running, with their output
+/// pipes, so that hookrun can stop them all when it is itself interrupted.
 #[derive(Debug, Clone, Default)]
-pub struct LiveGroups(Arc<Mutex<HashSet<u32>>>);
+pub struct LiveGroups(Arc<Mutex<HashMap<u32, OutputPipes>>>);
 
 impl LiveGroups {
     /// Stops every live group; a group that is already gone is fine.
@@ -65,8 +94,8 @@ impl LiveGroups {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
-        for leader in groups {
-            stop_group(leader, stop);
+        for (leader, pipes) in groups {
+            stop_group(leader, &pipes, stop);
         }
     }
 
@@ -79,11 +108,11 @@ impl LiveGroups {
             .is_empty()
     }
 
-    fn insert(&self, leader: u32) {
+    fn insert(&self, leader: u32, pipes: OutputPipes) {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(leader);
+            .insert(leader, pipes);
     }
 
     fn remove(&self, leader: u32) {
@@ -95,31 +124,35 @@ impl LiveGroups {
 }
 
 /// Owns one hook's process group while it runs. Dropping an armed guard
-/// kills the group: the last line of defence if a run is abandoned (an
-/// early return, a panic, hookrun's own interruption).
+/// kills the group (and whatever holds the hook's output): the last line
+/// of defence if a run is abandoned (an early return, a panic, hookrun's
+/// own interruption).
 #[derive(Debug)]
 pub struct GroupGuard {
     leader: u32,
+    pipes: OutputPipes,
     live: LiveGroups,
     armed: bool,
 }
 
 impl GroupGuard {
     /// Registers the group led by `pid`, a child spawned after
-    /// [`new_group`].
+    /// [`new_group`], whose output goes through `pipes`.
     #[must_use]
-    pub fn new(pid: u32, live: &LiveGroups) -> Self {
-        live.insert(pid);
+    pub fn new(pid: u32, pipes: OutputPipes, live: &LiveGroups) -> Self {
+        live.insert(pid, pipes.clone());
         GroupGuard {
             leader: pid,
+            pipes,
             live: live.clone(),
             armed: true,
         }
     }
 
-    /// Stops the whole group; a group that is already gone is fine.
+    /// Stops the whole group, and every process that left it but still
+    /// holds the hook's output; a group that is already gone is fine.
     pub fn signal(&self, stop: Stop) {
-        stop_group(self.leader, stop);
+        stop_group(self.leader, &self.pipes, stop);
     }
 
     /// The hook finished and its pipes closed: leave the group alone from
@@ -134,17 +167,20 @@ impl GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.armed {
-            stop_group(self.leader, Stop::Kill);
+            stop_group(self.leader, &self.pipes, Stop::Kill);
             self.live.remove(self.leader);
         }
     }
 }
 
-/// Stops the group led by `leader`; a group that is already gone is fine.
-fn stop_group(leader: u32, stop: Stop) {
+/// Stops the group led by `leader` and the processes holding `pipes`; a
+/// group that is already gone is fine. Only a timeout, a leak, hookrun's
+/// interruption or an abandoned run stop a group; a hook that ends cleanly
+/// costs no search for holders.
+fn stop_group(leader: u32, pipes: &OutputPipes, stop: Stop) {
     match stop {
-        Stop::Terminate => imp::terminate_group(leader),
-        Stop::Kill => imp::kill_group(leader),
+        Stop::Terminate => imp::terminate_group(leader, &pipes.0),
+        Stop::Kill => imp::kill_group(leader, &pipes.0),
     }
 }
 
@@ -171,10 +207,15 @@ pub struct Interruption {
     pub number: i32,
 }
 
-/// The requests that hookrun itself stop (SIGINT and SIGTERM on Unix), as
-/// one stream. Create it inside the tokio runtime (with its signal driver
-/// enabled); from then on these requests no longer end hookrun by default,
-/// so the owner must act on what [`Termination::recv`] returns.
+/// The requests that hookrun itself stop, as one stream: on Unix every
+/// signal sent from outside whose default action would end hookrun (SIGINT,
+/// SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, ...; the list and
+/// what is left out are in `unix.rs` and docs/processes.md), except one
+/// hookrun was started with ignored (`nohup`), which stays ignored. Create
+/// it inside the tokio runtime (with its signal driver enabled); from then
+/// on these requests no longer end hookrun by default, so the owner must
+/// act on what [`Termination::recv`] returns: stop the hooks, then exit
+/// 128 + the signal's number. Hooks still start with the default actions.
 #[derive(Debug)]
 pub struct Termination(imp::Termination);
 
@@ -200,6 +241,16 @@ impl Termination {
         let (name, number) = self.0.recv().await;
         Interruption { name, number }
     }
+}
+
+/// Runs `write` so that going past the file-size limit (`ulimit -f`) fails
+/// with an error (`EFBIG`) instead of ending hookrun by a signal (SIGXFSZ
+/// on Unix) before it prints a decision it has made: the audit line that
+/// could not be written is then reported, and blocks under
+/// `fail_mode = "closed"`. Only `write` is covered, on the calling thread:
+/// hooks still die of the signal, as anywhere else.
+pub fn with_file_size_errors<T>(write: impl FnOnce() -> T) -> T {
+    imp::with_file_size_signal_blocked(write)
 }
 
 /// A file held under an exclusive advisory lock, released when dropped. It

@@ -12,7 +12,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitStatus};
 
 use nix::fcntl::{Flock, FlockArg};
-use nix::sys::signal::{Signal, killpg};
+use nix::sys::signal::{SigSet, SigmaskHow, Signal, kill, killpg};
 use nix::unistd::Pid;
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -20,19 +20,34 @@ pub(super) fn new_group(cmd: &mut Command) {
     cmd.process_group(0);
 }
 
-pub(super) fn terminate_group(leader: u32) {
-    send(leader, Signal::SIGTERM);
+pub(super) fn terminate_group(leader: u32, pipes: &[u64]) {
+    send(leader, pipes, Signal::SIGTERM);
 }
 
-pub(super) fn kill_group(leader: u32) {
-    send(leader, Signal::SIGKILL);
+pub(super) fn kill_group(leader: u32, pipes: &[u64]) {
+    send(leader, pipes, Signal::SIGKILL);
 }
 
-/// Signals the group led by `leader` (its pgid is the leader's pid).
-fn send(leader: u32, signal: Signal) {
+/// Signals the group led by `leader` (its pgid is the leader's pid), then
+/// every process that holds one of `pipes` (by inode) from outside it.
+fn send(leader: u32, pipes: &[u64], signal: Signal) {
     let pgid = i32::try_from(leader).unwrap_or(i32::MAX);
     // ESRCH (the group is gone) is the common, harmless case.
     let _ = killpg(Pid::from_raw(pgid), signal);
+    for pid in super::procfs::pipe_holders(pipes) {
+        // A holder of another user (a setuid program) is out of reach.
+        let _ = kill(Pid::from_raw(pid), signal);
+    }
+}
+
+/// The inode of the pipe behind `fd`: what `/proc/PID/fd/N` names as
+/// `pipe:[INODE]` in every process holding either end.
+// `ino_t` is 32 bits wide on some targets: the conversion is not useless there.
+#[allow(clippy::useless_conversion)]
+pub(super) fn pipe_id(fd: &impl std::os::fd::AsFd) -> Option<u64> {
+    nix::sys::stat::fstat(fd.as_fd())
+        .ok()
+        .map(|st| u64::from(st.st_ino))
 }
 
 pub(super) fn killed_by(status: &ExitStatus) -> Option<i32> {
@@ -43,48 +58,139 @@ pub(super) fn signal_name(signal: i32) -> String {
     Signal::try_from(signal).map_or_else(|_| format!("signal {signal}"), |s| s.as_str().to_owned())
 }
 
-/// SIGTERM and SIGINT; `None` for one whose handler could not be installed.
+/// The signals that end a process by default and that come from outside
+/// (a terminal, a supervisor, a resource limit), so that hookrun can stop
+/// its hooks first: all of them but SIGKILL and SIGSTOP (which cannot be
+/// caught), the faults a process raises against itself (SIGSEGV, SIGBUS,
+/// SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS: hookrun cannot go on after
+/// one), SIGPIPE (Rust ignores it: a closed pipe is an error to handle),
+/// SIGXFSZ (blocked around audit writes instead:
+/// [`with_file_size_signal_blocked`]) and the real-time
+/// signals (nothing sends them to a hook runner; docs/processes.md).
+const WATCHED: &[Signal] = &[
+    Signal::SIGHUP,
+    Signal::SIGINT,
+    Signal::SIGQUIT,
+    Signal::SIGTERM,
+    Signal::SIGUSR1,
+    Signal::SIGUSR2,
+    Signal::SIGALRM,
+    Signal::SIGVTALRM,
+    Signal::SIGPROF,
+    Signal::SIGXCPU,
+    // Discarded by default on the BSDs and macOS, fatal on Linux.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    Signal::SIGIO,
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    Signal::SIGPWR,
+];
+
+/// The watched signals, each with its stream; a signal whose handler could
+/// not be installed has none.
 #[derive(Debug)]
-pub(super) struct Termination {
-    term: Option<tokio::signal::unix::Signal>,
-    int: Option<tokio::signal::unix::Signal>,
-}
+pub(super) struct Termination(Vec<(Signal, tokio::signal::unix::Signal)>);
 
 impl Termination {
     pub(super) fn watch_all() -> std::io::Result<Self> {
-        let (term, int) = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::interrupt()),
-        );
-        Ok(Termination {
-            term: Some(term?),
-            int: Some(int?),
-        })
+        let ignored = ignored_at_start();
+        let mut watched = Vec::new();
+        for &sig in WATCHED.iter().filter(|s| !ignored.contains(s)) {
+            watched.push((sig, signal(SignalKind::from_raw(sig as i32))?));
+        }
+        Ok(Termination(watched))
     }
 
     pub(super) fn watch() -> Self {
-        Termination {
-            term: signal(SignalKind::terminate()).ok(),
-            int: signal(SignalKind::interrupt()).ok(),
-        }
+        let ignored = ignored_at_start();
+        Termination(
+            WATCHED
+                .iter()
+                .filter(|s| !ignored.contains(s))
+                .filter_map(|&sig| Some((sig, signal(SignalKind::from_raw(sig as i32)).ok()?)))
+                .collect(),
+        )
     }
 
-    /// The name and number of the next signal received.
+    /// The name and number of the next signal received; never returns when
+    /// none is watched.
     pub(super) async fn recv(&mut self) -> (&'static str, i32) {
-        tokio::select! {
-            () = recv(&mut self.term) => ("SIGTERM", Signal::SIGTERM as i32),
-            () = recv(&mut self.int) => ("SIGINT", Signal::SIGINT as i32),
+        std::future::poll_fn(|cx| {
+            for (sig, stream) in &mut self.0 {
+                if stream.poll_recv(cx).is_ready() {
+                    return std::task::Poll::Ready((sig.as_str(), *sig as i32));
+                }
+            }
+            std::task::Poll::Pending
+        })
+        .await
+    }
+}
+
+/// The signals this process was started with ignored (Linux: `SigIgn` in
+/// `/proc/self/status`; elsewhere none are known). They stay ignored: under
+/// `nohup` a hangup, and for a background job of a non-interactive shell an
+/// interrupt, is not meant to reach the program (as for any program that
+/// leaves its signals alone). Hooks then inherit the ignored disposition.
+fn ignored_at_start() -> Vec<Signal> {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return Vec::new();
+    };
+    let mask = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .unwrap_or(0);
+    WATCHED
+        .iter()
+        .copied()
+        .filter(|&s| (1..=64).contains(&(s as i32)) && mask & (1 << (s as i32 - 1)) != 0)
+        .collect()
+}
+
+/// Runs `write` with SIGXFSZ blocked in the calling thread: a write past
+/// the file-size limit (`ulimit -f`) then fails with `EFBIG`, an error
+/// hookrun reports, where the signal's default action would end hookrun
+/// before it printed its decision. Blocked rather than ignored, and only
+/// around `write`: children inherit both an ignored disposition and the
+/// signal mask across `exec` (Rust's spawning resets neither), and a hook
+/// must still die of SIGXFSZ as it would anywhere else. A signal the write
+/// left pending is discarded before the mask is restored (Linux: read from
+/// a `signalfd`); where it cannot be, the thread keeps SIGXFSZ blocked
+/// rather than die of it.
+pub(super) fn with_file_size_signal_blocked<T>(write: impl FnOnce() -> T) -> T {
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGXFSZ);
+    let before = set.thread_swap_mask(SigmaskHow::SIG_BLOCK);
+    let out = write();
+    if let Ok(before) = before
+        && !before.contains(Signal::SIGXFSZ)
+        && discard_pending(&set)
+    {
+        let _ = set.thread_unblock();
+    }
+    out
+}
+
+/// Takes every pending signal of `set` off this thread; `false` when that
+/// cannot be done (no `signalfd` on this platform, or it failed).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn discard_pending(set: &SigSet) -> bool {
+    use nix::sys::signalfd::{SfdFlags, SignalFd};
+    let Ok(fd) = SignalFd::with_flags(set, SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC) else {
+        return false;
+    };
+    loop {
+        match fd.read_signal() {
+            Ok(Some(_)) => {}
+            Ok(None) => return true,
+            Err(_) => return false,
         }
     }
 }
 
-async fn recv(sig: &mut Option<tokio::signal::unix::Signal>) {
-    match sig {
-        Some(s) => {
-            s.recv().await;
-        }
-        None => std::future::pending().await,
-    }
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn discard_pending(_set: &SigSet) -> bool {
+    false
 }
 
 pub(super) type LockedFile = Flock<File>;

@@ -1,5 +1,6 @@
 //! Running the hooks of one event: their process specs and stdin, the
-//! runtime that runs them while watching for SIGINT/SIGTERM, built-ins
+//! runtime that runs them while watching for the signals that would end
+//! hookrun (SIGINT, SIGTERM, SIGHUP, ...), built-ins
 //! in-process, and reading each run into an answer.
 
 use std::path::Path;
@@ -84,8 +85,8 @@ pub(super) fn guard_only(hook: &Hook, mut a: Answer, event: &str) -> (Answer, Op
 }
 
 /// Runs the sync hooks concurrently inside a small runtime that also
-/// watches for SIGINT and SIGTERM: on either, every running hook group is
-/// terminated before hookrun exits.
+/// watches for every signal that would end hookrun (`os::Termination`): on
+/// any, every running hook group is terminated before hookrun exits.
 pub(super) fn run_specs<T>(
     specs: &[Option<ExecSpec>],
     event: &Event,

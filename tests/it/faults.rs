@@ -82,7 +82,8 @@ fn invalid_utf8_and_nul_bytes_are_plain_text() {
 #[test]
 fn death_by_each_common_signal_is_named() {
     for sig in [
-        "HUP", "INT", "QUIT", "ABRT", "KILL", "SEGV", "TERM", "PIPE", "USR1",
+        "HUP", "INT", "QUIT", "ABRT", "KILL", "SEGV", "TERM", "PIPE", "USR1", "USR2", "ALRM",
+        "XFSZ",
     ] {
         let out = pre(json!([cmd(&format!("kill -{sig} $$"))])).run();
         assert_eq!(out.code, 0, "{sig}: {out:?}");

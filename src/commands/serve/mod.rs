@@ -12,7 +12,7 @@
 //! an object, over `limits.max_event_bytes`) gets `run`'s answer to that
 //! event: an error, or a block where a guard fails closed, and an audit
 //! line; then the stream goes on. Only EOF on stdin or a signal ends the
-//! server (SIGINT/SIGTERM after killing every running hook), and a stdin
+//! server (SIGINT, SIGTERM, SIGHUP, ... after killing every running hook), and a stdin
 //! that cannot be read at all. Lines are cut while reading
 //! (`event::LineSplitter`): an over-long line is dropped as it arrives, so
 //! memory stays near the cap. Config reloads: `reload`.

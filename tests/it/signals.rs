@@ -1,0 +1,154 @@
+//! Signals to hookrun itself, with real processes: every signal that would
+//! end it stops the hooks first; one it was started with ignored stays
+//! ignored; a file-size limit does not cost the decision.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use serde_json::json;
+
+use crate::support::{BIN, HookTest, alive, cmd, finish, pid_in, settings, wait_for};
+
+fn pre(hooks: serde_json::Value) -> HookTest {
+    HookTest::new()
+        .json(settings("PreToolUse", "Bash", hooks))
+        .pre_tool_use("ls")
+}
+
+#[test]
+fn each_signal_that_would_end_hookrun_kills_every_running_hook_first() {
+    for sig in [
+        Signal::SIGHUP,
+        Signal::SIGQUIT,
+        Signal::SIGUSR1,
+        Signal::SIGUSR2,
+        Signal::SIGALRM,
+        Signal::SIGXCPU,
+    ] {
+        let t = pre(json!([cmd(
+            "sleep 60 & echo $! > bg.pid; echo $$ > a.pid; wait"
+        )]));
+        let start = Instant::now();
+        let child = t.spawn();
+        let (a, bg) = (pid_in(&t, "a.pid"), pid_in(&t, "bg.pid"));
+        kill(Pid::from_raw(child.id() as i32), sig).expect("signal hookrun");
+        let out = finish(child, start);
+        assert_eq!(out.code, 128 + sig as i32, "{sig}: {out:?}");
+        assert!(
+            out.stderr.contains(&format!("interrupted by {sig}")),
+            "{sig}: {}",
+            out.stderr
+        );
+        assert!(
+            wait_for(Duration::from_secs(10), || !alive(a) && !alive(bg)),
+            "{sig}: hook {a} or its child {bg} survived"
+        );
+    }
+}
+
+#[test]
+fn a_hangup_hookrun_was_started_ignoring_stays_ignored() {
+    // As under `nohup`: the hangup is not a request to stop, so the hook
+    // runs on and its answer is used.
+    let t = pre(json!([cmd(
+        "echo $$ > a.pid; i=0; while [ ! -e go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; echo held >&2; exit 2"
+    )]));
+    let mut command = t.command();
+    let program = command.get_program().to_owned();
+    let args: Vec<_> = command.get_args().map(ToOwned::to_owned).collect();
+    command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("trap '' HUP; exec \"$@\"")
+        .arg("sh")
+        .arg(program)
+        .args(args)
+        .current_dir(t.path());
+    let start = Instant::now();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn hookrun");
+    let event =
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(event.as_bytes()).expect("event");
+    drop(stdin);
+    pid_in(&t, "a.pid");
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGHUP).expect("signal hookrun");
+    // Give a wrongly handled hangup time to act before the hook may end.
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(t.path().join("go"), "").expect("go");
+    let out = finish(child, start);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("held"), "{out:?}");
+}
+
+/// Runs hookrun under `ulimit -f 1` (512 or 1024 bytes, by shell) with an
+/// audit log already past the limit, so appending to it must fail.
+fn run_over_the_file_size_limit(t: &HookTest, extra: &[&str]) -> crate::support::Out {
+    std::fs::write(t.path().join("audit.jsonl"), "x".repeat(8192) + "\n").expect("log");
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -f 1 && exec \"$@\"")
+        .arg("sh")
+        .arg(BIN)
+        .args(["run", "--audit-log", "audit.jsonl", "--config"])
+        .arg(t.path().join("settings-1.json"))
+        .args(extra)
+        .current_dir(t.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = command.spawn().expect("spawn hookrun");
+    let event =
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(event.as_bytes()).expect("event");
+    drop(stdin);
+    finish(child, start)
+}
+
+#[test]
+fn a_file_size_limit_on_the_audit_log_is_reported_and_the_decision_printed() {
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no ls"}}"#;
+    let t = pre(json!([cmd("cat deny.json")])).file("deny.json", deny);
+    let out = run_over_the_file_size_limit(&t, &[]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecisionReason"], "no ls", "{out:?}");
+    assert!(out.stderr.contains("audit.jsonl"), "{out:?}");
+
+    // An allow is printed too, and a closed guard turns the lost line into
+    // a block.
+    let t = pre(json!([cmd("true")]));
+    let out = run_over_the_file_size_limit(&t, &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("audit.jsonl"), "{out:?}");
+    let out = run_over_the_file_size_limit(&t, &["--fail-mode", "closed"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+}
+
+#[test]
+fn hooks_under_a_file_size_limit_still_die_of_it() {
+    // hookrun survives the limit; its hooks must not: a hook writing past
+    // the limit is killed by SIGXFSZ, as it would be anywhere else.
+    let t = pre(json!([cmd(
+        "head -c 100000 /dev/zero > big; echo $? > status"
+    )]));
+    let out = run_over_the_file_size_limit(&t, &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    // 128 + SIGXFSZ, as the shell reports a child killed by a signal.
+    assert_eq!(
+        t.read("status").trim(),
+        (128 + Signal::SIGXFSZ as i32).to_string(),
+        "{out:?}"
+    );
+}
