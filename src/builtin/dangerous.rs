@@ -8,9 +8,13 @@ use serde::Deserialize;
 use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
 use super::tools::SHELL_TOOLS;
+use super::wrappers::{program, unwrap, unwrap_fed};
 use crate::event::Event;
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
+/// How deep the guard follows shells in shells, `eval` and substitutions.
+const MAX_NESTING: usize = 8;
+
 const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
 ];
@@ -112,8 +116,11 @@ impl DangerousCommands {
     }
 
     fn script(&self, pipelines: &[Pipeline], depth: usize) -> Option<String> {
-        if depth > 8 {
-            return None;
+        if depth > MAX_NESTING {
+            // What the guard cannot look into is not trusted.
+            return Some(format!(
+                "commands nested more than {MAX_NESTING} levels deep (shells, `eval`, substitutions) are more than the guard analyses"
+            ));
         }
         for pipeline in pipelines {
             if let Some(why) = self.pipeline(pipeline, depth) {
@@ -130,8 +137,14 @@ impl DangerousCommands {
                     return Some(why);
                 }
             }
-            let argv = unwrap(&cmd.words);
+            let (argv, fed) = unwrap_fed(&cmd.words);
             if let Some(why) = self.command(&argv, cmd, depth) {
+                return Some(why);
+            }
+            if self.builtin_rules
+                && fed
+                && let Some(why) = fed_destructive(&argv)
+            {
                 return Some(why);
             }
             if self.builtin_rules && i > 0 && runs_stdin(&argv) {
@@ -231,68 +244,6 @@ impl DangerousCommands {
             _ => None,
         }
     }
-}
-
-/// The program name: basename, lowercased (`/bin/RM` is `rm`).
-fn program(word: &str) -> String {
-    word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase()
-}
-
-/// Strips leading assignments and wrappers (`sudo -u x`, `env A=1 -i`,
-/// `command`, `nohup`, `time`, `nice -n 5`, `exec`, `xargs`, …) to the
-/// command that really runs.
-fn unwrap(words: &[String]) -> Vec<String> {
-    let mut w: &[String] = words;
-    loop {
-        while w.first().is_some_and(|x| is_assignment(x)) {
-            w = &w[1..];
-        }
-        let Some(first) = w.first() else {
-            return Vec::new();
-        };
-        let prog = program(first);
-        let with_value: &[&str] = match prog.as_str() {
-            "sudo" | "doas" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
-            "env" => &["-u", "-C", "-S", "--unset", "--chdir"],
-            "nice" => &["-n"],
-            "ionice" => &["-c", "-n", "-p"],
-            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-            "xargs" => &["-I", "-n", "-P", "-d", "-L", "-s", "-E"],
-            "command" | "builtin" | "nohup" | "time" | "exec" | "stdbuf" | "setsid"
-            | "unbuffer" | "chroot" => &[],
-            _ => return w.to_vec(),
-        };
-        if prog == "command" && w.get(1).is_some_and(|a| a == "-v" || a == "-V") {
-            return Vec::new(); // a lookup, not a run
-        }
-        w = &w[1..];
-        while let Some(a) = w.first() {
-            if a == "--" {
-                w = &w[1..];
-                break;
-            }
-            if !(a.starts_with('-') || (prog == "env" && is_assignment(a))) {
-                break;
-            }
-            let takes_value = with_value.contains(&a.as_str());
-            w = &w[1..];
-            if takes_value && !w.is_empty() {
-                w = &w[1..];
-            }
-        }
-        if prog == "timeout" && !w.is_empty() {
-            w = &w[1..]; // the duration
-        }
-        if prog == "chroot" && !w.is_empty() {
-            w = &w[1..]; // the new root
-        }
-    }
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
 }
 
 /// The script of `sh -c SCRIPT` (options may be clustered: `-lc`, `-euc`).
@@ -560,4 +511,26 @@ impl Guard for DangerousCommands {
             Verdict::Deny(format!("dangerous command: {w}"))
         })
     }
+}
+
+/// A destructive command whose operands come from `xargs`' or `parallel`'s
+/// input: they cannot be checked, so the command is not trusted.
+fn fed_destructive(argv: &[String]) -> Option<String> {
+    let prog = program(argv.first()?);
+    let args = &argv[1..];
+    let recursive = args.iter().any(|a| {
+        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R']))
+    });
+    let what = match prog.as_str() {
+        "rm" if recursive => "`rm -r`",
+        "shred" | "wipefs" | "dd" => "a wiping tool",
+        p if p.starts_with("mkfs") => "a file-system formatter",
+        "find" if args.iter().any(|a| a == "-delete" || a == "-exec" || a == "-execdir") => {
+            "`find` that deletes or runs commands"
+        }
+        _ => return None,
+    };
+    Some(format!(
+        "`xargs`/`parallel` runs {what} on arguments read from its input, which cannot be checked"
+    ))
 }

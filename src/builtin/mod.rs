@@ -19,6 +19,7 @@
 pub mod guard;
 pub mod shell;
 mod tools;
+mod wrappers;
 
 use std::path::Path;
 

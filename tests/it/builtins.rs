@@ -19,6 +19,20 @@ fn shell_verdict(tool: &str, command: &str) -> Verdict {
 }
 
 const DANGEROUS: &[&str] = &[
+    // Arguments read from input cannot be checked.
+    "echo / | xargs rm -rf",
+    "find . -print0 | xargs -0 rm -rf",
+    "echo / | xargs -i rm -rf",
+    "echo / | xargs -n1 -P2 rm -rf",
+    "echo / | xargs --arg-file=/tmp/paths rm -rf",
+    "echo ok | xargs find . -delete",
+    "parallel rm -rf ::: /",
+    "sudo xargs rm -r < list",
+    // Multiplexers run the applet named next.
+    "busybox rm -rf /",
+    "toybox rm -rf /",
+    // Deeper than the guard follows: not trusted.
+    "eval eval eval eval eval eval eval eval eval eval echo hi",
     "rm -rf /",
     "rm -fr /",
     "rm -r -f /",
@@ -96,6 +110,10 @@ const DANGEROUS: &[&str] = &[
 ];
 
 const HARMLESS: &[&str] = &[
+    "find . -name '*.o' | xargs rm -f",
+    "ls | xargs echo",
+    "git ls-files | xargs wc -l",
+    "busybox ls /",
     "rm -rf ./build",
     "rm -rf node_modules",
     "rm -rf build/",
