@@ -159,8 +159,14 @@ impl DangerousCommands {
                         program(&argv[0])
                     ));
                 }
-                // `echo 'rm -rf /' | sh` runs the echoed text.
+                // `echo 'rm -rf /' | sh` runs the echoed text, and
+                // `cat <<EOF | sh` the here-doc.
                 for up in upstream {
+                    for body in &up.here {
+                        if let Some(why) = self.check_nested(body, depth) {
+                            return Some(why);
+                        }
+                    }
                     let a = unwrap(&up.words);
                     if a.first()
                         .is_some_and(|p| matches!(program(p).as_str(), "echo" | "printf"))
@@ -222,6 +228,13 @@ impl DangerousCommands {
             if let Some(s) = script {
                 if let Some(why) = self.check_nested(&s, depth) {
                     return Some(why);
+                }
+            } else if prog != "eval" {
+                // `sh <<EOF … EOF`, `bash <<< "…"`: the shell runs its stdin.
+                for body in &cmd.here {
+                    if let Some(why) = self.check_nested(body, depth) {
+                        return Some(why);
+                    }
                 }
             }
         }
@@ -297,16 +310,71 @@ fn normal(target: &str) -> String {
             };
         }
     }
-    if t.is_empty() { "/".to_owned() } else { t }
+    if t.is_empty() {
+        return "/".to_owned();
+    }
+    without_dot_dot(&t)
+}
+
+/// `..` applied lexically where the start is known (`/`, `~`, `$HOME`):
+/// `/tmp/../etc` is `/etc`, `/usr/..` is `/`. Other paths are kept as
+/// written.
+fn without_dot_dot(t: &str) -> String {
+    let (root, rest) = if let Some(r) = t.strip_prefix('/') {
+        ("", r)
+    } else if let Some(r) = t.strip_prefix("~/") {
+        ("~", r)
+    } else if let Some(r) = t.strip_prefix("$HOME/") {
+        ("$HOME", r)
+    } else {
+        return t.to_owned();
+    };
+    if !rest.split('/').any(|c| c == "..") {
+        return t.to_owned();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in rest.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    match (root, parts.is_empty()) {
+        ("", true) => "/".to_owned(),
+        (r, true) => r.to_owned(),
+        (r, false) => format!("{r}/{}", parts.join("/")),
+    }
 }
 
 /// Targets whose recursive deletion wrecks a system or a home.
 fn catastrophic(target: &str) -> bool {
     let t = normal(target);
     let base = t.strip_suffix("/*").unwrap_or(&t);
-    matches!(base, "/" | "~" | "$HOME" | "." | ".." | "*" | "/.." | "")
+    if matches!(base, "/" | "~" | "$HOME" | "." | ".." | "*" | "/.." | "")
         || (t == "/*")
         || SYSTEM_DIRS.contains(&base)
+    {
+        return true;
+    }
+    // A path that climbs out of a variable or a substitution cannot be
+    // resolved (`$TMPDIR/../etc`): not trusted.
+    if base.contains(['$', '`']) && base.split('/').any(|c| c == "..") {
+        return true;
+    }
+    // A directory directly inside a home, a system directory or the root
+    // (`/home/user`, `/var/log`, `~/Documents`, `/data`), but not the
+    // temporary directories.
+    match base.rsplit_once('/') {
+        Some((parent, name)) if !name.is_empty() && !name.contains('*') => {
+            (parent.is_empty() && !matches!(name, "tmp" | "mnt" | "media"))
+                || matches!(parent, "~" | "$HOME")
+                || (SYSTEM_DIRS.contains(&parent) && base != "/var/tmp")
+        }
+        _ => false,
+    }
 }
 
 fn rm(args: &[String]) -> Option<String> {

@@ -17,6 +17,10 @@ pub struct Command {
     pub redirects: Vec<(String, String)>,
     /// Bodies of `$(…)`, `` `…` ``, `<(…)` and `>(…)` in this command.
     pub substitutions: Vec<String>,
+    /// What this command reads on stdin from the script itself: here-doc
+    /// bodies (`<<EOF` … `EOF`) and here-strings (`<<< text`). Data, unless
+    /// the command is a shell or an interpreter.
+    pub here: Vec<String>,
 }
 
 /// Commands joined by `|`.
@@ -28,6 +32,7 @@ pub fn parse(src: &str) -> Vec<Pipeline> {
     Lexer {
         chars: src.chars().collect(),
         i: 0,
+        after_bodies: None,
     }
     .script()
 }
@@ -35,6 +40,9 @@ pub fn parse(src: &str) -> Vec<Pipeline> {
 struct Lexer {
     chars: Vec<char>,
     i: usize,
+    /// Where the here-doc bodies of the current line end: the lexer jumps
+    /// there at the line's newline.
+    after_bodies: Option<usize>,
 }
 
 enum Token {
@@ -65,6 +73,15 @@ impl Lexer {
                 Token::Word(w, subs) => {
                     cmd.substitutions.extend(subs);
                     match pending_redirect.take() {
+                        Some(op) if op == "<<" => {
+                            let (delim, strip) = match w.strip_prefix('-') {
+                                Some(d) => (d.to_owned(), true),
+                                None => (w, false),
+                            };
+                            let body = self.body(&delim, strip);
+                            cmd.here.push(body);
+                        }
+                        Some(op) if op == "<<<" => cmd.here.push(w),
                         Some(op) => cmd.redirects.push((op, w)),
                         None => cmd.words.push(w),
                     }
@@ -86,6 +103,44 @@ impl Lexer {
         pipelines
     }
 
+    /// The body of a here-doc whose delimiter was just read: the lines
+    /// after the current line (after earlier bodies on it) up to the
+    /// delimiter line, or to the end of the script. The lexer skips them at
+    /// the line's newline.
+    fn body(&mut self, delim: &str, strip_tabs: bool) -> String {
+        let mut at = match self.after_bodies {
+            Some(end) => end,
+            None => {
+                let mut j = self.i;
+                while self.chars.get(j).is_some_and(|c| *c != '\n') {
+                    j += 1;
+                }
+                j + 1
+            }
+        };
+        let mut body = String::new();
+        while at < self.chars.len() {
+            let start = at;
+            while self.chars.get(at).is_some_and(|c| *c != '\n') {
+                at += 1;
+            }
+            let line: String = self.chars[start..at].iter().collect();
+            at += 1;
+            let line = if strip_tabs {
+                line.trim_start_matches('\t')
+            } else {
+                &line
+            };
+            if line == delim {
+                break;
+            }
+            body.push_str(line);
+            body.push('\n');
+        }
+        self.after_bodies = Some(at.min(self.chars.len()));
+        body
+    }
+
     fn token(&mut self) -> Option<Token> {
         // Skip blanks and comments.
         loop {
@@ -105,6 +160,11 @@ impl Lexer {
         match c {
             '\n' | ';' | '(' | ')' => {
                 self.i += if c == ';' && next == Some(';') { 2 } else { 1 };
+                if c == '\n'
+                    && let Some(end) = self.after_bodies.take()
+                {
+                    self.i = self.i.max(end);
+                }
                 return Some(Token::End);
             }
             '&' if next == Some('&') => {
