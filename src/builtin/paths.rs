@@ -11,66 +11,11 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::guard::{Entry, Guard, Verdict, options};
+use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{absolute, lexical, literal_prefix, walk};
 use super::tools::{READ_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
-
-/// Sensitive to read and to write.
-const READ_DENY: &[&str] = &[
-    "**/.ssh",
-    "**/.ssh/**",
-    "**/.env",
-    "**/.env.*",
-    "**/.aws/credentials",
-    "**/.config/gcloud",
-    "**/.config/gcloud/**",
-    "**/application_default_credentials.json",
-    "/etc/shadow",
-    "/etc/gshadow",
-];
-
-/// Sensitive to write (on top of `READ_DENY`).
-const WRITE_DENY: &[&str] = &[
-    "/etc/passwd",
-    "/etc/group",
-    "/etc/sudoers",
-    "/etc/sudoers.d/**",
-    "/etc/cron*",
-    "/etc/cron*/**",
-    "/var/spool/cron/**",
-    "**/.bashrc",
-    "**/.bash_profile",
-    "**/.bash_login",
-    "**/.bash_logout",
-    "**/.profile",
-    "**/.zshrc",
-    "**/.zprofile",
-    "**/.zshenv",
-    "**/.zlogin",
-    "**/.config/fish/config.fish",
-];
-
-/// Exempt from the deny lists: templates that hold no secrets, and (`./`,
-/// anchored at the project) shell start-up files kept in a project, which
-/// are only templates there. `./` entries never apply when the project is
-/// the home directory, `/`, or holds the home directory.
-const ALLOW: &[&str] = &[
-    "**/.env.example",
-    "**/.env.sample",
-    "**/.env.template",
-    "**/.env.dist",
-    "./**/.bashrc",
-    "./**/.bash_profile",
-    "./**/.bash_login",
-    "./**/.bash_logout",
-    "./**/.profile",
-    "./**/.zshrc",
-    "./**/.zprofile",
-    "./**/.zshenv",
-    "./**/.zlogin",
-    "./**/.config/fish/config.fish",
-];
 
 /// Options of `protect-paths`.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -360,3 +360,42 @@ fn paths_literal_prefix_of_patterns() {
         assert_eq!(literal_prefix(pattern), want, "{pattern}");
     }
 }
+
+/// Every key of every tool family that names a path, through a real
+/// event: (tool, input, denied).
+#[test]
+fn paths_every_tool_key_is_judged() {
+    let t = tree();
+    let g = t.guard(json!({}));
+    let cases = [
+        ("Grep", json!({"pattern": "x", "path": "~/.ssh"}), true),
+        ("Grep", json!({"pattern": "x", "path": "src"}), false),
+        ("Grep", json!({"pattern": "x", "glob": "**/.env"}), true),
+        ("Grep", json!({"pattern": "x", "path": "~", "glob": ".ssh/*"}), true),
+        ("Grep", json!({"pattern": "x", "glob": "*.rs"}), false),
+        ("Grep", json!({"pattern": ".env", "path": "src"}), false),
+        ("Glob", json!({"pattern": "~/.ssh/*"}), true),
+        ("Glob", json!({"pattern": "*", "path": "keys"}), true),
+        ("Glob", json!({"pattern": "**/*.rs"}), false),
+        ("read_many_files", json!({"paths": ["src/main.rs", ".env"]}), true),
+        ("read_many_files", json!({"paths": ["src"], "include": [".env"]}), true),
+        ("read_many_files", json!({"paths": ["src"], "include": ["*.rs"]}), false),
+        ("search_file_content", json!({"pattern": "k", "dir_path": "keys"}), true),
+        ("search_file_content", json!({"pattern": "k", "include": "**/.env"}), true),
+        ("search_file_content", json!({"pattern": "k", "include": "*.rs"}), false),
+        ("NotebookEdit", json!({"notebook_path": "etc/../shadow"}), true),
+        ("NotebookEdit", json!({"notebook_path": "a.ipynb"}), false),
+        ("MultiEdit", json!({"file_path": "homelink/.bashrc", "edits": []}), true),
+        ("MultiEdit", json!({"file_path": "src/main.rs", "edits": []}), false),
+        ("list_dir", json!({"relative_workspace_path": "keys"}), true),
+        ("Read", json!({"file_paths": ["src/main.rs", "secret.txt"]}), true),
+        ("Write", json!({"file_path": ".env.example"}), false),
+    ];
+    for (tool, input, denied) in cases {
+        let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
+            "tool_input": input, "cwd": t.p.display().to_string()});
+        let ev = crate::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
+        let v = g.evaluate(&ev, &t.p);
+        assert_eq!(matches!(v, Verdict::Deny(_)), denied, "{tool} {input}: {v:?}");
+    }
+}
