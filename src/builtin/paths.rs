@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::guard::{Entry, Guard, Verdict, options};
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
-use super::resolve::{absolute, lexical, literal_prefix, walk};
+use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
 use super::tools::{READ_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
@@ -137,6 +137,7 @@ impl ProtectPaths {
         };
         let abs = absolute(&target, cwd, home);
         let walked = walk(&abs);
+        let complete = walked.complete;
         let mut readings = vec![lexical(&abs)];
         if walked.path != readings[0] {
             readings.push(walked.path);
@@ -164,6 +165,14 @@ impl ProtectPaths {
         let uses_dotdot = Path::new(raw)
             .components()
             .any(|c| c == Component::ParentDir);
+        let bounded = (self.deny_traversal && uses_dotdot)
+            || (access == Access::Write && self.roots.is_some());
+        if bounded && !complete {
+            return Some(format!(
+                "`{raw}` cannot be resolved (a symlink loop, more than {MAX_LINKS} links, or an \
+                 unreadable component), so it cannot be shown to stay inside"
+            ));
+        }
         if self.deny_traversal && uses_dotdot {
             if let Some(out) = readings.iter().find(|r| !inside(r, &project_forms)) {
                 return Some(format!(

@@ -77,6 +77,8 @@ fn tree() -> Tree {
         (&t.join("elsewhere"), "proj/outlink"),
         (&t.join("elsewhere/deep"), "proj/out/esc"),
         (Path::new("sub"), "proj/out/inner"),
+        (Path::new("loopb"), "proj/out/loopa"),
+        (Path::new("loopa"), "proj/out/loopb"),
     ];
     for (target, link) in links {
         symlink(target, t.join(link)).expect("symlink");
@@ -117,6 +119,7 @@ impl Tree {
 const SENSITIVE: &str = "sensitive";
 const TRAVERSAL: &str = "traversal";
 const ROOTS: &str = "outside the allowed roots";
+const UNRESOLVED: &str = "cannot be resolved";
 
 /// Default options, `cwd` = the project.
 const DEFAULTS: &[(&str, Access, &str)] = &[
@@ -201,9 +204,12 @@ const DEFAULTS: &[(&str, Access, &str)] = &[
     ("homelink/.bashrc", Write, SENSITIVE),
     ("homelink/.profile", Write, SENSITIVE),
     ("templates/../homelink/.zshrc", Write, SENSITIVE),
-    // A loop cannot be resolved: the lexical reading is judged.
+    // A loop cannot be resolved: the lexical reading is judged, and a
+    // bound (traversal, write roots) cannot be shown to hold.
     ("loop1/../.env", Read, SENSITIVE),
     ("loop1/x", Read, OK),
+    ("loop1/x", Write, OK),
+    ("loop1/../src/main.rs", Read, UNRESOLVED),
     // Traversal out of the project, by text or through a link.
     ("../outside.txt", Read, TRAVERSAL),
     ("{p}/../outside.txt", Write, TRAVERSAL),
@@ -245,6 +251,8 @@ const WRITE_ROOTS: &[(&str, Access, &str)] = &[
     ("out/esc/a.txt", Write, ROOTS),
     ("out/esc/../a.txt", Write, TRAVERSAL),
     ("{t}/elsewhere/a.txt", Write, ROOTS),
+    ("out/loopa/x", Write, UNRESOLVED),
+    ("out/loopa/x", Read, OK),
 ];
 
 #[test]
