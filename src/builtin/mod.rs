@@ -17,6 +17,8 @@
 //! declares and lists them. A new guard is one new file and its name there.
 
 pub mod guard;
+mod path_lists;
+pub mod resolve;
 pub mod shell;
 mod tools;
 mod wrappers;

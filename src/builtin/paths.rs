@@ -1,51 +1,21 @@
 //! `protect-paths`: denies reads and writes of sensitive files, path
 //! traversal out of the project, and (with `allowed_write_roots`) writes
-//! outside given roots. Paths are resolved the way the file system will:
-//! `~` expanded, relative to the event's `cwd`, `..` applied, symlinks
-//! followed (for the part of the path that exists), and roots compared
-//! component by component, so `/out` never admits `/out-other`.
+//! outside given roots. Each path is judged twice: as written (`~` and
+//! `$HOME` expanded, relative to the event's `cwd`, `.` and `..` applied as
+//! text) and as the kernel walks it (symlinks followed component by
+//! component, `..` applied to where they led; see `resolve`). Either
+//! reading being protected denies. Deny globs match case-insensitively;
+//! roots are compared component by component, so `/out` never admits
+//! `/out-other`.
 
 use std::path::{Component, Path, PathBuf};
 
 use super::guard::{Entry, Guard, Verdict, options};
+use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
+use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
 use super::tools::{READ_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
-
-/// Sensitive to read and to write.
-const READ_DENY: &[&str] = &[
-    "**/.ssh",
-    "**/.ssh/**",
-    "**/.env",
-    "**/.env.*",
-    "**/.aws/credentials",
-    "**/.config/gcloud",
-    "**/.config/gcloud/**",
-    "**/application_default_credentials.json",
-    "/etc/shadow",
-    "/etc/gshadow",
-];
-
-/// Sensitive to write (on top of `READ_DENY`).
-const WRITE_DENY: &[&str] = &[
-    "/etc/passwd",
-    "/etc/group",
-    "/etc/sudoers",
-    "/etc/sudoers.d/**",
-    "/etc/cron*",
-    "/etc/cron*/**",
-    "/var/spool/cron/**",
-    "**/.bashrc",
-    "**/.bash_profile",
-    "**/.bash_login",
-    "**/.bash_logout",
-    "**/.profile",
-    "**/.zshrc",
-    "**/.zprofile",
-    "**/.zshenv",
-    "**/.zlogin",
-    "**/.config/fish/config.fish",
-];
 
 /// Options of `protect-paths`.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -65,6 +35,11 @@ pub struct Options {
     pub allowed_write_roots: Option<Vec<String>>,
     /// Deny paths that use `..` to leave the project (default true).
     pub deny_traversal: Option<bool>,
+    /// Globs exempt from the deny lists (not from traversal or roots);
+    /// replace the default list. `./` anchors a glob at the project.
+    pub allow: Option<Vec<String>>,
+    #[serde(default)]
+    pub extra_allow: Vec<String>,
 }
 
 /// The compiled rules: globs expanded (`~/`) and split once, at load.
@@ -72,7 +47,12 @@ pub struct Options {
 pub struct ProtectPaths {
     deny: Vec<(String, crate::glob::PathGlob)>,
     write_deny: Vec<(String, crate::glob::PathGlob)>,
+    /// Allow globs matching anywhere (compiled) and anchored at the
+    /// project (`./`, compiled per check).
+    allow: Vec<crate::glob::PathGlob>,
+    allow_in_project: Vec<String>,
     roots: Option<Vec<String>>,
+    home: PathBuf,
     deny_traversal: bool,
 }
 
@@ -86,75 +66,135 @@ pub enum Access {
 impl ProtectPaths {
     #[must_use]
     pub fn new(o: Options) -> Self {
+        Self::with_home(o, home())
+    }
+
+    /// Like [`new`](Self::new) with `~` and `$HOME` meaning `home`.
+    #[must_use]
+    pub fn with_home(o: Options, home: PathBuf) -> Self {
         let owned = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let mut deny = o.deny.unwrap_or_else(|| owned(READ_DENY));
         deny.extend(o.extra_deny);
         let mut write_deny = o.write_deny.unwrap_or_else(|| owned(WRITE_DENY));
         write_deny.extend(o.extra_write_deny);
-        let home = home();
+        let mut allow = o.allow.unwrap_or_else(|| owned(ALLOW));
+        allow.extend(o.extra_allow);
         let compile = |v: Vec<String>| -> Vec<(String, crate::glob::PathGlob)> {
             v.into_iter()
                 .map(|g| {
-                    let compiled = crate::glob::PathGlob::new(&expand(&g, &home));
+                    let compiled = glob(&expand(&g, &home));
                     (g, compiled)
                 })
                 .collect()
         };
+        let (in_project, anywhere): (Vec<String>, Vec<String>) =
+            allow.into_iter().partition(|g| g.starts_with("./"));
         ProtectPaths {
             deny: compile(deny),
             write_deny: compile(write_deny),
+            allow: compile(anywhere).into_iter().map(|(_, g)| g).collect(),
+            allow_in_project: in_project,
             roots: o.allowed_write_roots,
+            home,
             deny_traversal: o.deny_traversal.unwrap_or(true),
         }
     }
 
-    /// Why an access is denied, or `None`. `cwd` resolves relative paths;
-    /// `project` bounds traversal and relative roots.
+    /// Why an access to a path is denied, or `None`. `cwd` resolves
+    /// relative paths; `project` bounds traversal and relative roots.
     #[must_use]
     pub fn check(&self, raw: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
-        let home = home();
-        let resolved = resolve(raw, cwd, &home);
-        let shown = resolved.display().to_string();
-        let comps: Vec<&str> = shown.split('/').filter(|c| !c.is_empty()).collect();
+        self.judge(raw, false, access, cwd, project)
+    }
+
+    /// Like [`check`](Self::check) for a glob pattern: its literal prefix
+    /// (the directory it searches) is judged like a path, and the whole
+    /// pattern against the deny lists (so `**/.env` is a read of `.env`).
+    #[must_use]
+    pub fn check_pattern(
+        &self,
+        pattern: &str,
+        access: Access,
+        cwd: &Path,
+        project: &Path,
+    ) -> Option<String> {
+        self.judge(pattern, true, access, cwd, project)
+    }
+
+    fn judge(
+        &self,
+        raw: &str,
+        pattern: bool,
+        access: Access,
+        cwd: &Path,
+        project: &Path,
+    ) -> Option<String> {
+        let home = &self.home;
+        let target = if pattern {
+            literal_prefix(raw)
+        } else {
+            raw.to_owned()
+        };
+        let abs = absolute(&target, cwd, home);
+        let walked = walk(&abs);
+        let complete = walked.complete;
+        let mut readings = vec![lexical(&abs)];
+        if walked.path != readings[0] {
+            readings.push(walked.path);
+        }
+        let project_abs = absolute(&project.display().to_string(), cwd, home);
+        let project_forms = [lexical(&project_abs), walk(&project_abs).path];
         let verb = if access == Access::Read {
             "read"
         } else {
             "write"
         };
-        if let Some((g, _)) = self.deny.iter().find(|(_, glob)| glob.matches(&comps)) {
-            return Some(format!(
-                "{verb} of a sensitive path: `{raw}` (matches `{g}`)"
-            ));
+        let mut listed = readings.clone();
+        if pattern {
+            listed.push(lexical(&absolute(raw, cwd, home)));
         }
-        if access == Access::Write {
-            if let Some((g, _)) = self
-                .write_deny
-                .iter()
-                .find(|(_, glob)| glob.matches(&comps))
-            {
+        for r in &listed {
+            if let Some(g) = self.denied(r, access, &project_forms, home) {
+                let shown = r.display();
                 return Some(format!(
-                    "write to a sensitive path: `{raw}` (matches `{g}`)"
+                    "{verb} of a sensitive path: `{raw}` (as `{shown}`, matches `{g}`)"
                 ));
             }
         }
+        let inside = |p: &Path, roots: &[PathBuf]| roots.iter().any(|r| p.starts_with(r));
         let uses_dotdot = Path::new(raw)
             .components()
             .any(|c| c == Component::ParentDir);
-        let project = resolve(&project.display().to_string(), cwd, &home);
-        if self.deny_traversal && uses_dotdot && !resolved.starts_with(&project) {
+        let bounded = (self.deny_traversal && uses_dotdot)
+            || (access == Access::Write && self.roots.is_some());
+        if bounded && !complete {
             return Some(format!(
-                "path traversal out of the project: `{raw}` resolves to `{shown}`, outside `{}`",
-                project.display()
+                "`{raw}` cannot be resolved (a symlink loop, more than {MAX_LINKS} links, or an \
+                 unreadable component), so it cannot be shown to stay inside"
             ));
+        }
+        if self.deny_traversal && uses_dotdot {
+            if let Some(out) = readings.iter().find(|r| !inside(r, &project_forms)) {
+                return Some(format!(
+                    "path traversal out of the project: `{raw}` resolves to `{}`, outside `{}`",
+                    out.display(),
+                    project.display()
+                ));
+            }
         }
         if access == Access::Write {
             if let Some(roots) = &self.roots {
-                let inside = roots
+                let forms: Vec<PathBuf> = roots
                     .iter()
-                    .any(|r| resolved.starts_with(resolve(r, &project, &home)));
-                if !inside {
+                    .flat_map(|r| {
+                        let abs = absolute(r, &project_forms[0], home);
+                        [lexical(&abs), walk(&abs).path]
+                    })
+                    .collect();
+                if let Some(out) = readings.iter().find(|r| !inside(r, &forms)) {
                     return Some(format!(
-                        "write outside the allowed roots: `{raw}` resolves to `{shown}` (allowed: {})",
+                        "write outside the allowed roots: `{raw}` resolves to `{}` (allowed: {})",
+                        out.display(),
                         roots.join(", ")
                     ));
                 }
@@ -162,6 +202,45 @@ impl ProtectPaths {
         }
         None
     }
+
+    /// The deny glob a path matches (case-insensitively), unless an allow
+    /// glob exempts it.
+    fn denied(&self, p: &Path, access: Access, project: &[PathBuf], home: &Path) -> Option<&str> {
+        let text = p.display().to_string().to_lowercase();
+        let comps: Vec<&str> = text.split('/').filter(|c| !c.is_empty()).collect();
+        let lists = if access == Access::Write {
+            [&self.deny, &self.write_deny]
+        } else {
+            [&self.deny, &self.deny]
+        };
+        let (g, _) = lists
+            .iter()
+            .flat_map(|l| l.iter())
+            .find(|(_, glob)| glob.matches(&comps))?;
+        if self.allow.iter().any(|a| a.matches(&comps)) {
+            return None;
+        }
+        let holds_home = project
+            .iter()
+            .any(|p| p.parent().is_none() || home.starts_with(p));
+        if !holds_home {
+            let anchored = self.allow_in_project.iter().any(|a| {
+                let rest = a.trim_start_matches("./");
+                project.iter().any(|p| {
+                    glob(&format!("{}/{rest}", p.display())).matches(&comps)
+                })
+            });
+            if anchored {
+                return None;
+            }
+        }
+        Some(g)
+    }
+}
+
+/// A path glob matched case-insensitively (paths are lowercased too).
+fn glob(pattern: &str) -> crate::glob::PathGlob {
+    crate::glob::PathGlob::new(&pattern.to_lowercase())
 }
 
 fn home() -> PathBuf {
@@ -173,62 +252,6 @@ fn expand(pattern: &str, home: &Path) -> String {
         Some(rest) => format!("{}/{rest}", home.display()),
         None => pattern.to_owned(),
     }
-}
-
-/// Makes a path absolute (`~`, relative to `cwd`), applies `.` and `..`
-/// lexically, then follows the symlinks of its longest existing prefix.
-#[must_use]
-pub fn resolve(raw: &str, cwd: &Path, home: &Path) -> PathBuf {
-    let p = if raw == "~" {
-        home.to_path_buf()
-    } else if let Some(rest) = raw.strip_prefix("~/") {
-        home.join(rest)
-    } else {
-        cwd.join(raw)
-    };
-    let mut lexical = PathBuf::from("/");
-    for c in p.components() {
-        match c {
-            Component::ParentDir => {
-                lexical.pop();
-            }
-            Component::Normal(n) => lexical.push(n),
-            _ => {}
-        }
-    }
-    // Follow symlinks on the part that exists (one `lstat` per existing
-    // component); the rest cannot be a symlink and is kept as written.
-    let mut out = PathBuf::from("/");
-    let mut comps = lexical.components().skip(1).peekable();
-    let mut hops = 0;
-    while let Some(c) = comps.next() {
-        out.push(c);
-        match std::fs::symlink_metadata(&out) {
-            Ok(m) if m.file_type().is_symlink() && hops < 40 => {
-                hops += 1;
-                if let Ok(target) = std::fs::read_link(&out) {
-                    out.pop();
-                    let joined = out.join(target);
-                    let rest: PathBuf = comps.collect();
-                    return resolve_hops(&joined.join(rest), home, hops);
-                }
-            }
-            Ok(_) => {}
-            Err(_) => {
-                out.extend(comps);
-                return out;
-            }
-        }
-    }
-    out
-}
-
-/// Re-resolves after a symlink, bounding the number of hops (loops).
-fn resolve_hops(p: &Path, home: &Path, hops: usize) -> PathBuf {
-    if hops >= 40 {
-        return p.to_path_buf();
-    }
-    resolve(&p.display().to_string(), Path::new("/"), home)
 }
 
 /// The registry entry of `protect-paths`.
@@ -260,7 +283,7 @@ impl Guard for ProtectPaths {
             project.join(cwd)
         };
         for p in paths_of(&tool, input) {
-            if let Some(why) = self.check(&p, access, &cwd, project) {
+            if let Some(why) = self.judge(&p.text, p.pattern, access, &cwd, project) {
                 return Verdict::Deny(why);
             }
         }
@@ -269,23 +292,5 @@ impl Guard for ProtectPaths {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resolution() {
-        let home = Path::new("/home/u");
-        assert_eq!(
-            resolve("a/../b", Path::new("/p"), home),
-            PathBuf::from("/p/b")
-        );
-        assert_eq!(
-            resolve("~/.ssh/id", Path::new("/p"), home),
-            PathBuf::from("/home/u/.ssh/id")
-        );
-        assert_eq!(
-            resolve("/x/./y/..", Path::new("/p"), home),
-            PathBuf::from("/x")
-        );
-    }
-}
+#[path = "tests/paths.rs"]
+mod tests;

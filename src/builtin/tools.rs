@@ -30,6 +30,11 @@ pub(super) const READ_TOOLS: &[&str] = &[
     "grep",
     "ls",
     "list_directory",
+    "list_dir",
+    "search_file_content",
+    "grep_search",
+    "file_search",
+    "view_image",
 ];
 /// File tools that write.
 pub(super) const WRITE_TOOLS: &[&str] = &[
@@ -57,18 +62,57 @@ const PATH_KEYS: &[&str] = &[
     "filePath",
     "target_file",
     "dir_path",
+    "relative_workspace_path",
 ];
+/// Keys that hold a list of paths.
+const PATH_LIST_KEYS: &[&str] = &["paths", "file_paths", "absolute_paths"];
+/// Keys that hold a glob pattern (or a list of them), relative to the
+/// tool's directory (`path`/`dir_path`, else the `cwd`). Grep's `pattern`
+/// is a regular expression and is not one of them.
+const GLOB_KEYS: &[&str] = &["glob", "include", "include_pattern"];
+
+/// One path a tool's input names: a path, or a glob pattern whose literal
+/// prefix is the directory it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Named {
+    pub text: String,
+    pub pattern: bool,
+}
 
 /// Every path a file tool's input names.
-pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<String> {
-    let mut out: Vec<String> = PATH_KEYS
+pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<Named> {
+    let path = |text: &str| Named {
+        text: text.to_owned(),
+        pattern: false,
+    };
+    let mut out: Vec<Named> = PATH_KEYS
         .iter()
-        .filter_map(|k| input.get(*k).and_then(Value::as_str).map(str::to_owned))
+        .filter_map(|k| input.get(*k).and_then(Value::as_str).map(path))
         .collect();
-    for key in ["paths", "file_paths"] {
-        if let Some(Value::Array(a)) = input.get(key) {
-            out.extend(a.iter().filter_map(|v| v.as_str().map(str::to_owned)));
-        }
+    for key in PATH_LIST_KEYS {
+        out.extend(strings(input.get(*key)).into_iter().map(path));
+    }
+    let base = ["path", "dir_path", "relative_workspace_path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str));
+    let mut globs = Vec::new();
+    for key in GLOB_KEYS {
+        globs.extend(strings(input.get(*key)));
+    }
+    if tool == "glob" {
+        globs.extend(strings(input.get("pattern")));
+    }
+    for g in globs {
+        let text = match base {
+            Some(b) if !g.starts_with('/') && !g.starts_with('~') => {
+                format!("{}/{g}", b.trim_end_matches('/'))
+            }
+            _ => g.to_owned(),
+        };
+        out.push(Named {
+            text,
+            pattern: true,
+        });
     }
     if tool == "apply_patch" {
         let patch = input
@@ -84,10 +128,19 @@ pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<String> {
                 "*** Move to: ",
             ] {
                 if let Some(p) = line.strip_prefix(prefix) {
-                    out.push(p.trim().to_owned());
+                    out.push(path(p.trim()));
                 }
             }
         }
     }
     out
+}
+
+/// A string, or the strings of an array (other values ignored).
+fn strings(v: Option<&Value>) -> Vec<&str> {
+    match v {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
 }
