@@ -23,6 +23,8 @@ mod no_silent_allow;
 mod policy_test;
 mod process;
 mod properties;
+mod redact_corpus;
+mod redact_rules;
 mod report;
 mod serve;
 mod serve_strict;
