@@ -24,6 +24,7 @@ mod policy_test;
 mod process;
 mod properties;
 mod redact_corpus;
+mod redact_gen;
 mod redact_rules;
 mod report;
 mod serve;

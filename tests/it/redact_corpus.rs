@@ -3,7 +3,7 @@
 
 use hookrun::builtin::redact::Redactor;
 
-use crate::redact_rules::{an, chars};
+use crate::redact_gen::{an, chars, digits};
 
 fn base64(bytes: &[u8]) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -109,6 +109,16 @@ fn corpus() -> Vec<(&'static str, String)> {
              -----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
         ),
         (
+            "env output",
+            "PWD=/home/dev/project\nOLDPWD=/home/dev\nSSH_AUTH_SOCK=/tmp/ssh-abc/agent.42\n\
+             TOKENIZERS_PARALLELISM=false\nHISTCONTROL=ignoredups\nCOLORTERM=truecolor\n\
+             PASSWORD_MIN_LENGTH=12\nTOKEN_URL=https://auth.example.com/token",
+        ),
+        (
+            "model usage json",
+            r#"{"input_tokens": 1200, "output_tokens": 88, "max_tokens": 4096, "token_type": "Bearer", "secret_name": "db-creds"}"#,
+        ),
+        (
             "urls",
             "https://example.com:8443/path?q=a:b and git@github.com:o/r.git and \
              ssh://git@host:22/r and https://docs.rs/regex/latest/regex/#syntax",
@@ -176,4 +186,52 @@ fn redact_leaves_ordinary_text_alone() {
             .collect();
         assert!(found.is_empty(), "{name}: {found:?}");
     }
+}
+
+#[test]
+fn redact_keeps_the_key_of_an_assignment() {
+    let v = format!("{}-{}", an(10, 1), digits(4, 2));
+    let (out, n) = Redactor::default_set().text(&format!("DB_PASSWORD=\"{v}\" rest"));
+    assert_eq!(n, 1);
+    assert_eq!(out, "DB_PASSWORD=\"[REDACTED:secret-assignment]\" rest");
+}
+
+#[test]
+fn redact_counts_overlapping_rules_once() {
+    let t = format!("{}{}", "ghp_", an(36, 3));
+    let (out, n) = Redactor::default_set().text(&format!("GITHUB_TOKEN={t}\ntoken: {t}"));
+    assert_eq!(n, 2, "{out}");
+    assert_eq!(
+        out,
+        "GITHUB_TOKEN=[REDACTED:github-token]\ntoken: [REDACTED:github-token]"
+    );
+}
+
+#[test]
+fn redact_custom_patterns_use_the_plain_marker_and_the_s_group() {
+    use hookrun::builtin::redact::Options;
+    let r = Redactor::new(Options {
+        patterns: None,
+        extra_patterns: vec![r"\bacme-(?P<s>[0-9]{8,})\b".into()],
+    })
+    .unwrap();
+    let n = digits(10, 4);
+    assert_eq!(
+        r.text(&format!("id acme-{n} end")),
+        ("id acme-[REDACTED] end".to_owned(), 1)
+    );
+    let only = Redactor::new(Options {
+        patterns: Some(vec![r"\bacme-[0-9]{8,}\b".into()]),
+        extra_patterns: Vec::new(),
+    })
+    .unwrap();
+    let t = format!("{}{}", "ghp_", an(36, 5));
+    assert_eq!(only.text(&t), (t.clone(), 0));
+    assert!(
+        Redactor::new(Options {
+            patterns: Some(vec!["(".into()]),
+            extra_patterns: Vec::new(),
+        })
+        .is_err()
+    );
 }
