@@ -6,7 +6,7 @@
 //! | --- | --- | --- |
 //! | `dangerous-commands` | PreToolUse, PermissionRequest | denies shell commands that destroy a system |
 //! | `protect-paths` | PreToolUse, PermissionRequest | denies reads/writes of sensitive files, traversal, writes outside roots |
-//! | `redact-secrets` | PostToolUse | replaces secrets in the tool output with `[REDACTED]` |
+//! | `redact-secrets` | PostToolUse | replaces secrets in the tool output with `[REDACTED:<rule>]` |
 //! | `log-tools` | any | one line per tool call, to stderr or a file |
 //!
 //! `mode = "warn"` turns any of them into shadow mode: it reports what it
@@ -19,6 +19,7 @@
 pub mod guard;
 mod path_lists;
 pub mod resolve;
+mod secret_rules;
 pub mod shell;
 mod tools;
 mod wrappers;

@@ -113,7 +113,10 @@ fn audit_lines_redact_secrets_and_record_every_hook() {
         .event(json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "env"}, "tool_response": {"stdout": "KEY=AKIAIOSFODNN7EXAMPLE"}}));
     let out = t.run();
     assert_eq!(out.code, 0, "{out:?}");
-    assert_eq!(out.hso()["updatedToolOutput"]["stdout"], "KEY=[REDACTED]");
+    assert_eq!(
+        out.hso()["updatedToolOutput"]["stdout"],
+        "KEY=[REDACTED:aws-access-key-id]"
+    );
     let line = t.read("audit.jsonl");
     assert!(!line.contains("AKIAIOSFODNN7EXAMPLE"), "{line}");
     let v: Value = serde_json::from_str(line.trim()).unwrap();
@@ -245,7 +248,9 @@ fn log_tools_writes_a_line_per_call() {
         .is_empty()));
     let log = t.read("tools.log");
     assert!(
-        log.contains("PreToolUse tool=Bash input={\"command\":\"echo [REDACTED]\""),
+        log.contains(
+            "PreToolUse tool=Bash input={\"command\":\"echo [REDACTED:openai-legacy-key]\""
+        ),
         "{log}"
     );
     let bad = HookTest::new()

@@ -550,25 +550,29 @@ fn deny_lists_replace_and_extend() {
     );
 }
 
+/// (rule, secret): the rule names the redaction marker.
 const SECRETS: &[(&str, &str)] = &[
-    ("aws", "AKIAIOSFODNN7EXAMPLE"),
-    ("openai", "sk-proj-abcdefghijklmnopqrstuvwx0123"),
-    ("openai legacy", "sk-abcdefghijklmnopqrstuvwx0123456789"),
-    ("anthropic", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345"),
-    ("github classic", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("aws-access-key-id", "AKIAIOSFODNN7EXAMPLE"),
+    ("openai-key", "sk-proj-abcdefghijklmnopqrstuvwx0123"),
+    ("openai-legacy-key", "sk-abcdefghijklmnopqrstuvwx0123456789"),
     (
-        "github fine-grained",
+        "anthropic-key",
+        "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
+    ),
+    ("github-token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    (
+        "github-fine-grained-token",
         "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
     ),
-    ("slack", "xoxb-123456789012-abcdefghijkl"),
-    ("stripe", "sk_live_abcdefghijklmnop1234"),
-    ("google", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"),
+    ("slack-token", "xoxb-123456789012-abcdefghijkl"),
+    ("stripe-key", "sk_live_abcdefghijklmnop1234"),
+    ("google-api-key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"),
     (
         "jwt",
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     ),
     (
-        "pem",
+        "private-key",
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nabc\n-----END RSA PRIVATE KEY-----",
     ),
 ];
@@ -594,7 +598,7 @@ fn every_secret_kind_is_redacted_in_text_and_json() {
                 assert_eq!(field, "updatedToolOutput");
                 assert_eq!(
                     value,
-                    Value::String("token: [REDACTED] end".into()),
+                    Value::String(format!("token: [REDACTED:{kind}] end")),
                     "{kind}"
                 );
                 assert_eq!(count, 1, "{kind}");
@@ -612,7 +616,7 @@ fn every_secret_kind_is_redacted_in_text_and_json() {
                 assert_eq!(field, "updatedMCPToolOutput");
                 assert_eq!(
                     value,
-                    json!({"stdout": "k=[REDACTED]", "exit": 0, "nested": [{"v": "[REDACTED]"}]}),
+                    json!({"stdout": format!("k=[REDACTED:{kind}]"), "exit": 0, "nested": [{"v": format!("[REDACTED:{kind}]")}]}),
                     "{kind}"
                 );
                 assert_eq!(count, 2);
