@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
+use super::inline_code;
 use super::tools::SHELL_TOOLS;
 use super::wrappers::{program, unwrap, unwrap_fed};
 use crate::event::Event;
@@ -181,6 +182,35 @@ impl DangerousCommands {
         None
     }
 
+    /// An interpreter's inline program or here-doc (`inline_code`): the
+    /// strings it hands to a shell are checked as shell commands, and the
+    /// paths handed to its delete calls as `rm -r` targets.
+    fn inline_code(
+        &self,
+        prog: &str,
+        args: &[String],
+        cmd: &Command,
+        depth: usize,
+    ) -> Option<String> {
+        let codes: Vec<String> = match inline_code::code_of(prog, args) {
+            Some(code) => vec![code],
+            None => cmd.here.clone(),
+        };
+        for code in &codes {
+            for path in inline_code::deleted_paths(code) {
+                if catastrophic(&path) || ACCOUNT_FILES.contains(&normal(&path).as_str()) {
+                    return Some(format!("inline `{prog}` code deletes `{path}`"));
+                }
+            }
+            for literal in inline_code::executed_literals(code) {
+                if let Some(why) = self.check_nested(&literal, depth) {
+                    return Some(format!("inline `{prog}` code runs a command: {why}"));
+                }
+            }
+        }
+        None
+    }
+
     fn check_nested(&self, text: &str, depth: usize) -> Option<String> {
         self.script(&shell::parse(text), depth + 1)
     }
@@ -237,6 +267,12 @@ impl DangerousCommands {
                     }
                 }
             }
+        }
+        if self.builtin_rules
+            && INTERPRETERS.contains(&prog.as_str())
+            && let Some(why) = self.inline_code(&prog, args, cmd, depth)
+        {
+            return Some(why);
         }
         if !self.builtin_rules {
             return None;

@@ -17,6 +17,7 @@
 //! declares and lists them. A new guard is one new file and its name there.
 
 pub mod guard;
+mod inline_code;
 mod path_lists;
 pub mod resolve;
 mod secret_rules;

@@ -51,6 +51,17 @@ const DANGEROUS: &[&str] = &[
     "bash <<<'rm -rf /home/user'",
     "cat <<EOF | sh\nrm -rf /\nEOF",
     "cat <<'A' <<B | bash\necho hi\nA\nrm -rf /\nB",
+    // Interpreters' inline code and here-docs.
+    "python -c \"import os; os.system('rm -rf /')\"",
+    "python3 -c \"import shutil; shutil.rmtree('/home/user')\"",
+    "python3 -c \"import os; os.remove('/etc/passwd')\"",
+    "perl -e \"system('rm -rf /home/user')\"",
+    "ruby -e \"`rm -rf /home/user`\"",
+    "node -e \"require('child_process').execSync('rm -rf /')\"",
+    "node -e \"require('fs').rmSync('/', {recursive: true})\"",
+    "python3 <<EOF\nimport os\nos.remove(\"/etc/passwd\")\nEOF",
+    "ruby <<EOF\nsystem(\"rm -rf /\")\nEOF",
+    "perl -Mstrict -e 'system(\"rm -rf /\")'",
     // Multiplexers run the applet named next.
     "busybox rm -rf /",
     "toybox rm -rf /",
@@ -137,6 +148,10 @@ const HARMLESS: &[&str] = &[
     "ls | xargs echo",
     "git ls-files | xargs wc -l",
     "busybox ls /",
+    "python3 -c \"print('rm -rf / is dangerous')\"",
+    "python3 -c \"import shutil; shutil.rmtree('build')\"",
+    "node -e \"console.log(require('fs').readdirSync('/'))\"",
+    "python3 <<EOF\nprint('hello')\nEOF",
     // Here-doc bodies are data when nothing runs them.
     "cat <<EOF\nrm -rf /home/user\nEOF",
     "cat <<EOF > notes.md\nrm -rf /\ngit reset --hard\nEOF",
