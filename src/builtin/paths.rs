@@ -13,7 +13,9 @@ use std::path::{Component, Path, PathBuf};
 use super::guard::{Entry, Guard, Verdict, options};
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
-use super::tools::{READ_TOOLS, WRITE_TOOLS, paths_of};
+use super::shell_paths;
+pub use super::tools::Access;
+use super::tools::{READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
 
@@ -40,6 +42,9 @@ pub struct Options {
     pub allow: Option<Vec<String>>,
     #[serde(default)]
     pub extra_allow: Vec<String>,
+    /// Judge the paths shell commands read and write through redirections
+    /// and file tools (`cat`, `cp`, `tee`, `sed -i`, `dd`, …; default true).
+    pub shell: Option<bool>,
 }
 
 /// The compiled rules: globs expanded (`~/`) and split once, at load.
@@ -54,14 +59,9 @@ pub struct ProtectPaths {
     roots: Option<Vec<String>>,
     home: PathBuf,
     deny_traversal: bool,
+    shell: bool,
 }
 
-/// Whether a file tool reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write,
-}
 
 impl ProtectPaths {
     #[must_use]
@@ -97,6 +97,7 @@ impl ProtectPaths {
             roots: o.allowed_write_roots,
             home,
             deny_traversal: o.deny_traversal.unwrap_or(true),
+            shell: o.shell.unwrap_or(true),
         }
     }
 
@@ -104,7 +105,7 @@ impl ProtectPaths {
     /// relative paths; `project` bounds traversal and relative roots.
     #[must_use]
     pub fn check(&self, raw: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
-        self.judge(raw, false, access, cwd, project)
+        self.judge(raw, false, access, cwd, project, self.deny_traversal)
     }
 
     /// Like [`check`](Self::check) for a glob pattern: its literal prefix
@@ -118,7 +119,7 @@ impl ProtectPaths {
         cwd: &Path,
         project: &Path,
     ) -> Option<String> {
-        self.judge(pattern, true, access, cwd, project)
+        self.judge(pattern, true, access, cwd, project, self.deny_traversal)
     }
 
     fn judge(
@@ -128,6 +129,7 @@ impl ProtectPaths {
         access: Access,
         cwd: &Path,
         project: &Path,
+        deny_traversal: bool,
     ) -> Option<String> {
         let home = &self.home;
         let target = if pattern {
@@ -165,7 +167,7 @@ impl ProtectPaths {
         let uses_dotdot = Path::new(raw)
             .components()
             .any(|c| c == Component::ParentDir);
-        let bounded = (self.deny_traversal && uses_dotdot)
+        let bounded = (deny_traversal && uses_dotdot)
             || (access == Access::Write && self.roots.is_some());
         if bounded && !complete {
             return Some(format!(
@@ -173,7 +175,7 @@ impl ProtectPaths {
                  unreadable component), so it cannot be shown to stay inside"
             ));
         }
-        if self.deny_traversal && uses_dotdot {
+        if deny_traversal && uses_dotdot {
             if let Some(out) = readings.iter().find(|r| !inside(r, &project_forms)) {
                 return Some(format!(
                     "path traversal out of the project: `{raw}` resolves to `{}`, outside `{}`",
@@ -267,6 +269,9 @@ impl Guard for ProtectPaths {
             return Verdict::Pass;
         }
         let tool = event.str_field("tool_name").to_ascii_lowercase();
+        if SHELL_TOOLS.contains(&tool.as_str()) {
+            return self.shell_command(event, project);
+        }
         let access = if READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
         } else if WRITE_TOOLS.contains(&tool.as_str()) {
@@ -283,11 +288,61 @@ impl Guard for ProtectPaths {
             project.join(cwd)
         };
         for p in paths_of(&tool, input) {
-            if let Some(why) = self.judge(&p.text, p.pattern, access, &cwd, project) {
+            if let Some(why) =
+                self.judge(&p.text, p.pattern, access, &cwd, project, self.deny_traversal)
+            {
                 return Verdict::Deny(why);
             }
         }
         Verdict::Pass
+    }
+}
+
+impl ProtectPaths {
+    /// A shell tool's command: each path it reads or writes is judged
+    /// against the deny lists and write roots. Traversal (`..`) is not
+    /// judged here: `cd ..`-style relative paths are everyday shell use,
+    /// and what they reach is still judged by the lists.
+    fn shell_command(&self, event: &Event, project: &Path) -> Verdict {
+        if !self.shell {
+            return Verdict::Pass;
+        }
+        let empty = serde_json::Map::new();
+        let input = event.tool_input().unwrap_or(&empty);
+        let touched = match input.get("command").or_else(|| input.get("cmd")) {
+            Some(serde_json::Value::String(line)) => shell_paths::touched(line),
+            Some(serde_json::Value::Array(argv)) => {
+                let argv: Vec<String> = argv
+                    .iter()
+                    .filter_map(|a| a.as_str().map(str::to_owned))
+                    .collect();
+                shell_paths::touched_argv(&argv)
+            }
+            _ => return Verdict::Pass,
+        };
+        let cwd = event_cwd(event, input, project);
+        for t in touched {
+            if let Some(why) = self.judge(&t.text, t.pattern, t.access, &cwd, project, false) {
+                return Verdict::Deny(format!("shell command: {why}"));
+            }
+        }
+        Verdict::Pass
+    }
+}
+
+/// The directory relative paths start from: the shell tool's own `workdir`
+/// (Codex) or `dir_path` (Gemini) when given, else the event's `cwd`, else
+/// the project.
+fn event_cwd(event: &Event, input: &serde_json::Map<String, serde_json::Value>, project: &Path) -> PathBuf {
+    let given = ["workdir", "dir_path", "directory"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(serde_json::Value::as_str))
+        .unwrap_or_else(|| event.str_field("cwd"));
+    let cwd = Path::new(given);
+    if cwd.is_absolute() {
+        cwd.to_path_buf()
+    } else {
+        project.join(cwd)
     }
 }
 

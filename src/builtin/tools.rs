@@ -3,6 +3,13 @@
 
 use serde_json::{Map, Value};
 
+/// Whether a file tool reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
 /// Shell tools of every agent (lowercased): Claude Code `Bash`,
 /// pydantic-deep `execute`, deputy `run_bash`/`bash`, Gemini
 /// `run_shell_command`, Codex `shell`/`exec_command`, Cursor terminals.
@@ -120,20 +127,25 @@ pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<Named> {
             .or_else(|| input.get("patch"))
             .and_then(Value::as_str)
             .unwrap_or("");
-        for line in patch.lines() {
-            for prefix in [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-            ] {
-                if let Some(p) = line.strip_prefix(prefix) {
-                    out.push(path(p.trim()));
-                }
-            }
-        }
+        out.extend(patch_paths(patch).into_iter().map(|p| path(&p)));
     }
     out
+}
+
+/// The files a Codex patch (`*** Begin Patch` …) adds, updates, deletes
+/// or moves to.
+pub(super) fn patch_paths(patch: &str) -> Vec<String> {
+    const PREFIXES: &[&str] = &[
+        "*** Add File: ",
+        "*** Update File: ",
+        "*** Delete File: ",
+        "*** Move to: ",
+    ];
+    patch
+        .lines()
+        .filter_map(|line| PREFIXES.iter().find_map(|p| line.strip_prefix(p)))
+        .map(|p| p.trim().to_owned())
+        .collect()
 }
 
 /// A string, or the strings of an array (other values ignored).
