@@ -13,6 +13,21 @@ fn event(json: &str) -> hookrun::event::Event {
     hookrun::dialect::read_event(json.as_bytes(), None).expect("event")
 }
 
+/// Commands of the kind agents run all day (the per-iteration time of the
+/// `typical` benchmarks covers all of them; divide by their number).
+const TYPICAL: &[&str] = &[
+    "git status",
+    "cargo test --workspace 2>&1 | tail -n 40",
+    "ls -la src/",
+    "rg -n 'fn main' --type rust",
+    "npm run build && npm test",
+    "cd web && pnpm install --frozen-lockfile",
+    "python3 -m pytest -q tests/ -k 'not slow'",
+    "git add -A && git commit -m 'Fix parser: handle rm -rf in strings' && git push",
+    "find . -name '*.rs' -newer Cargo.toml | xargs wc -l",
+    "cat <<'EOF' > notes.md\n# Notes\nDo not run rm -rf / here.\nEOF",
+];
+
 fn builtins(c: &mut Criterion) {
     let shell = event(
         r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd src && FOO=1 git status && rm -rf ./build | tee log.txt"}}"#,
@@ -37,6 +52,37 @@ fn builtins(c: &mut Criterion) {
     c.bench_function("builtin redact-secrets", |b| {
         b.iter(|| redact.evaluate(black_box(&post), project))
     });
+    // Typical shell commands an agent runs, one evaluation each, in turn.
+    let typical: Vec<_> = TYPICAL
+        .iter()
+        .map(|cmd| {
+            event(
+                &serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                    "cwd": "/tmp", "tool_input": {"command": cmd}})
+                .to_string(),
+            )
+        })
+        .collect();
+    c.bench_function("builtin dangerous-commands, typical commands (each)", |b| {
+        b.iter(|| {
+            for e in &typical {
+                black_box(dangerous.evaluate(black_box(e), project));
+            }
+        });
+    });
+    c.bench_function("builtin protect-paths, typical commands (each)", |b| {
+        b.iter(|| {
+            for e in &typical {
+                black_box(paths.evaluate(black_box(e), project));
+            }
+        });
+    });
+    // Loading a rule set: what a fresh `hookrun run` pays per guard.
+    for name in ["dangerous-commands", "protect-paths", "redact-secrets"] {
+        c.bench_function(&format!("load {name}"), |b| {
+            b.iter(|| Builtin::new(black_box(name), serde_json::Value::Null, Mode::Enforce))
+        });
+    }
     c.bench_function("spawn /bin/sh -c true", |b| {
         b.iter(|| {
             std::process::Command::new("/bin/sh")
