@@ -22,6 +22,7 @@ mod path_lists;
 pub mod resolve;
 mod secret_rules;
 pub mod shell;
+mod shell_glob;
 mod shell_paths;
 mod tools;
 mod wrappers;

@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 use super::guard::{Entry, Guard, Verdict, options};
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
-use super::shell_paths;
+use super::{shell_glob, shell_paths};
 pub use super::tools::Access;
 use super::tools::{READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
@@ -322,7 +322,23 @@ impl ProtectPaths {
         };
         let cwd = event_cwd(event, input, project);
         for t in touched {
-            if let Some(why) = self.judge(&t.text, t.pattern, t.access, &cwd, project, false) {
+            // A glob is judged as text (its directory, and as a whole) and
+            // by the files the shell would expand it to here.
+            let expanded = if t.pattern {
+                shell_glob::expand(&absolute(&t.text, &cwd, &self.home)).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            let why = self
+                .judge(&t.text, t.pattern, t.access, &cwd, project, false)
+                .or_else(|| {
+                    expanded.iter().find_map(|p| {
+                        let p = p.display().to_string();
+                        self.judge(&p, false, t.access, &cwd, project, false)
+                            .map(|why| format!("`{}` expands to `{p}`: {why}", t.text))
+                    })
+                });
+            if let Some(why) = why {
                 return Verdict::Deny(format!("shell command: {why}"));
             }
         }

@@ -184,3 +184,32 @@ fn home_paths_in_shell_commands_are_denied_through_the_binary() {
     let (code, out) = run("cat ~/notes.txt && ls ~");
     assert_eq!(code, Some(0), "{out}");
 }
+
+#[test]
+fn globs_are_judged_by_the_files_the_shell_would_expand_them_to() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = std::fs::canonicalize(dir.path()).expect("canonical");
+    for f in [".env", "a.txt", "src/main.rs", "conf/.env.production"] {
+        let path = p.join(f);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, "x").expect("write");
+    }
+    for cmd in ["cat .e*", "cat .en?", "head .env*", "cp .e?v /tmp/x"] {
+        let got = verdict("Bash", &json!(cmd), &p, Value::Null);
+        let expanded = matches!(&got, Verdict::Deny(w) if w.contains("expands to"));
+        assert!(expanded, "{cmd}: {got:?}");
+    }
+    let got = verdict("Bash", &json!("cat c*/.env.*"), &p, Value::Null);
+    assert!(matches!(got, Verdict::Deny(_)), "{got:?}");
+    // `*` does not match a leading dot in bash, and a class never does.
+    for cmd in [
+        "cat *",
+        "cat *.txt",
+        "wc -l src/*.rs",
+        "cat [.]env",
+        "cat nothing*",
+    ] {
+        let got = verdict("Bash", &json!(cmd), &p, Value::Null);
+        assert!(matches!(got, Verdict::Pass), "{cmd}: {got:?}");
+    }
+}
