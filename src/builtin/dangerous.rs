@@ -7,11 +7,13 @@ use serde::Deserialize;
 
 use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
-use super::destructive::{self, fed_destructive, redirects};
+use super::destructive::{self, fed_destructive};
+use super::writes::redirects;
 use super::inline_code;
+use super::obscured::{decoded_in, decoder};
 use super::targets::{ACCOUNT_FILES, catastrophic, normal};
 use super::tools::SHELL_TOOLS;
-use super::wrappers::{program, unwrap, unwrap_fed};
+use super::wrappers::{Runs, program, unwrap, unwrap_fed};
 use crate::event::Event;
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
@@ -122,7 +124,16 @@ impl DangerousCommands {
                     return Some(why);
                 }
             }
-            let (argv, fed) = unwrap_fed(&cmd.words);
+            let (runs, fed) = unwrap_fed(&cmd.words);
+            let argv = match runs {
+                Runs::Argv(argv) => argv,
+                Runs::Script(text) => {
+                    if let Some(why) = self.check_nested(&text, depth) {
+                        return Some(why);
+                    }
+                    Vec::new()
+                }
+            };
             if let Some(why) = self.command(&argv, cmd, depth) {
                 return Some(why);
             }
@@ -141,6 +152,12 @@ impl DangerousCommands {
                     return Some(format!(
                         "a download (`{}`) piped into `{}` runs code from the network unseen",
                         program(&d[0]),
+                        program(&argv[0])
+                    ));
+                }
+                if let Some(d) = upstream.iter().find_map(|c| decoder(&unwrap(&c.words))) {
+                    return Some(format!(
+                        "decoded text ({d}) piped into `{}` runs code the guard cannot read",
                         program(&argv[0])
                     ));
                 }
@@ -230,6 +247,13 @@ impl DangerousCommands {
                         sub.trim()
                     ));
                 }
+                if !INTERPRETERS.contains(&prog.as_str())
+                    && let Some(d) = decoded_in(sub)
+                {
+                    return Some(format!(
+                        "decoded text ({d}) run by `{prog}` is code the guard cannot read"
+                    ));
+                }
             }
         }
         // Code run by a shell or `eval`: look inside.
@@ -264,7 +288,7 @@ impl DangerousCommands {
         if let Some(why) = redirects(cmd) {
             return Some(why);
         }
-        destructive::rules(&prog, args)
+        destructive::rules(first, args)
     }
 }
 

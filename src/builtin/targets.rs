@@ -13,6 +13,19 @@ pub(super) const ACCOUNT_FILES: &[&str] = &[
     "/etc/sudoers",
     "/etc/group",
     "/etc/gshadow",
+    "/etc/crontab",
+];
+/// Directories every file of which is an account or scheduling file:
+/// sudoers drop-ins and crontabs run as root.
+const ACCOUNT_DIRS: &[&str] = &[
+    "/etc/sudoers.d",
+    "/etc/cron.d",
+    "/etc/cron.hourly",
+    "/etc/cron.daily",
+    "/etc/cron.weekly",
+    "/etc/cron.monthly",
+    "/var/spool/cron",
+    "/var/spool/cron/crontabs",
 ];
 /// Top-level system directories: deleting one recursively wrecks a system.
 pub(super) const SYSTEM_DIRS: &[&str] = &[
@@ -55,6 +68,8 @@ pub(super) fn without_dot_dot(t: &str) -> String {
         ("~", r)
     } else if let Some(r) = t.strip_prefix("$HOME/") {
         ("$HOME", r)
+    } else if let Some((home, r)) = t.split_once('/').filter(|(h, _)| is_home(h)) {
+        (home, r)
     } else {
         return t.to_owned();
     };
@@ -82,7 +97,8 @@ pub(super) fn without_dot_dot(t: &str) -> String {
 pub(super) fn catastrophic(target: &str) -> bool {
     let t = normal(target);
     let base = t.strip_suffix("/*").unwrap_or(&t);
-    if matches!(base, "/" | "~" | "$HOME" | "." | ".." | "*" | "/.." | "")
+    if matches!(base, "/" | "." | ".." | "*" | "/.." | "")
+        || is_home(base)
         || (t == "/*")
         || SYSTEM_DIRS.contains(&base)
     {
@@ -99,7 +115,7 @@ pub(super) fn catastrophic(target: &str) -> bool {
     match base.rsplit_once('/') {
         Some((parent, name)) if !name.is_empty() && !name.contains('*') => {
             (parent.is_empty() && !matches!(name, "tmp" | "mnt" | "media"))
-                || matches!(parent, "~" | "$HOME")
+                || is_home(parent)
                 || (SYSTEM_DIRS.contains(&parent) && base != "/var/tmp")
         }
         _ => false,
@@ -117,4 +133,32 @@ pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
         return None;
     }
     Some(format!("{who} writes to the device `{dev}`"))
+}
+
+/// A home directory as written: `~`, `~root`, `$HOME`.
+fn is_home(word: &str) -> bool {
+    word == "$HOME"
+        || word.strip_prefix('~').is_some_and(|user| {
+            user.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        })
+}
+
+/// An account or scheduling file (`/etc/passwd`, `/etc/sudoers.d/x`, a
+/// crontab), after normalisation: overwriting one locks users out or runs
+/// code as root.
+pub(super) fn account_file(path: &str) -> bool {
+    let n = normal(path);
+    ACCOUNT_FILES.contains(&n.as_str())
+        || n.rsplit_once('/')
+            .is_some_and(|(dir, name)| !name.is_empty() && ACCOUNT_DIRS.contains(&dir))
+}
+
+/// The root, a system directory or a home itself (`/`, `/usr/`, `~`,
+/// `/etc/..`): what even a harmless-looking tool must not be pointed at
+/// recursively by a name the guard cannot read.
+pub(super) fn root_like(path: &str) -> bool {
+    let n = normal(path);
+    let base = n.strip_suffix("/*").unwrap_or(&n);
+    matches!(base, "/" | "") || is_home(base) || SYSTEM_DIRS.contains(&base)
 }

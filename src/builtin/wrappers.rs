@@ -1,90 +1,192 @@
 //! Commands that run other commands: assignments, privilege and scheduling
-//! wrappers, `xargs`/`parallel` (which feed their input in as arguments)
-//! and multiplexers (`busybox rm`), stripped to the command that runs.
+//! wrappers, `xargs`/`parallel` (which feed their input in as arguments),
+//! multiplexers (`busybox rm`) and those that hand a string to a shell
+//! (`su -c`, `watch`, `ssh host …`), stripped to what really runs. The
+//! wrappers and their options are data, in `wrapper_table.rs`.
+
+use super::argv;
+use super::wrapper_table::{Then, Wrapper, wrapper};
+
+/// What a command line runs once its wrappers are stripped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Runs {
+    /// A command and its arguments (empty: nothing runs).
+    Argv(Vec<String>),
+    /// A shell command line, to be parsed and checked as a script.
+    Script(String),
+}
+
+/// How deep wrappers are followed (`sudo env nice sudo …`); past it the
+/// words are judged as they stand.
+const MAX_WRAPPERS: usize = 32;
 
 /// The program name: basename, lowercased (`/bin/RM` is `rm`).
 pub(super) fn program(word: &str) -> String {
     word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase()
 }
 
-/// Strips leading assignments and wrappers (`sudo -u x`, `env A=1 -i`,
-/// `command`, `nohup`, `time`, `nice -n 5`, `exec`, `xargs`, `busybox`, …)
-/// to the command that really runs.
+/// Strips leading assignments and wrappers to the command that really
+/// runs; empty when what runs is a shell command line or nothing.
 pub(super) fn unwrap(words: &[String]) -> Vec<String> {
-    unwrap_fed(words).0
+    match unwrap_fed(words).0 {
+        Runs::Argv(argv) => argv,
+        Runs::Script(_) => Vec::new(),
+    }
 }
 
-/// As `unwrap`, and whether a wrapper on the way feeds the command
-/// arguments read from its input (`xargs`, GNU `parallel`): those
-/// arguments cannot be checked.
-pub(super) fn unwrap_fed(words: &[String]) -> (Vec<String>, bool) {
+/// As `unwrap`, keeping a shell command line handed on by a wrapper, and
+/// whether a wrapper on the way feeds the command arguments read from its
+/// input (`xargs`, GNU `parallel` without `:::`): those arguments cannot
+/// be checked.
+pub(super) fn unwrap_fed(words: &[String]) -> (Runs, bool) {
     let mut fed = false;
-    let mut w: &[String] = words;
-    loop {
-        while w.first().is_some_and(|x| is_assignment(x)) {
-            w = &w[1..];
-        }
+    let mut w: Vec<String> = words.to_vec();
+    for _ in 0..MAX_WRAPPERS {
+        let start = w.iter().take_while(|x| is_assignment(x)).count();
+        w.drain(..start);
         let Some(first) = w.first() else {
-            return (Vec::new(), fed);
+            return (Runs::Argv(w), fed);
         };
-        let prog = program(first);
-        let with_value: &[&str] = match prog.as_str() {
-            "sudo" | "doas" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
-            "env" => &["-u", "-C", "-S", "--unset", "--chdir"],
-            "nice" => &["-n"],
-            "ionice" => &["-c", "-n", "-p"],
-            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-            "xargs" => &[
-                "-I",
-                "-n",
-                "-P",
-                "-d",
-                "-L",
-                "-s",
-                "-E",
-                "-a",
-                "--arg-file",
-                "--delimiter",
-                "--max-args",
-                "--max-procs",
-            ],
-            "parallel" => &["-j", "--jobs", "-S", "--sshlogin", "--arg-file", "-a"],
-            // Multiplexers: the next word is the applet that runs.
-            "busybox" | "toybox" if w.get(1).is_some_and(|a| !a.starts_with('-')) => &[],
-            "command" | "builtin" | "nohup" | "time" | "exec" | "stdbuf" | "setsid"
-            | "unbuffer" | "chroot" => &[],
-            _ => return (w.to_vec(), fed),
+        let Some(row) = wrapper(&program(first)) else {
+            return (Runs::Argv(w), fed);
         };
-        fed |= matches!(prog.as_str(), "xargs" | "parallel");
-        if prog == "command" && w.get(1).is_some_and(|a| a == "-v" || a == "-V") {
-            return (Vec::new(), fed); // a lookup, not a run
-        }
-        w = &w[1..];
-        while let Some(a) = w.first() {
-            if a == "--" {
-                w = &w[1..];
-                break;
+        match step(&program(first), row, &w[1..]) {
+            Step::Done(runs) => return (runs, fed),
+            Step::Next(next, feeds) => {
+                fed |= feeds;
+                w = next;
             }
-            if !(a.starts_with('-') || (prog == "env" && is_assignment(a))) {
-                break;
-            }
-            let takes_value = with_value.contains(&a.as_str());
-            w = &w[1..];
-            if takes_value && !w.is_empty() {
-                w = &w[1..];
-            }
-        }
-        if prog == "timeout" && !w.is_empty() {
-            w = &w[1..]; // the duration
-        }
-        if prog == "chroot" && !w.is_empty() {
-            w = &w[1..]; // the new root
         }
     }
+    (Runs::Argv(w), fed)
+}
+
+enum Step {
+    Done(Runs),
+    /// The words that run next, and whether their arguments come from the
+    /// input.
+    Next(Vec<String>, bool),
+}
+
+/// One wrapper, read: its options, its leading operands, what it runs.
+fn step(prog: &str, row: &Wrapper, args: &[String]) -> Step {
+    let mut parsed = argv::parse(&row.spec, args);
+    let mut rest = args.get(parsed.rest..).unwrap_or_default();
+    // `runuser -u USER CMD…` runs a command; otherwise it is `su`.
+    let (skip, then) = if prog == "runuser" && !parsed.has('u', "user") {
+        (1, Then::ShellArgs)
+    } else {
+        (row.skip, row.then)
+    };
+    for _ in 0..skip {
+        if then == Then::ShellArgs && rest.first().is_some_and(|a| a == "-") {
+            rest = &rest[1..];
+        }
+        let Some((_, after)) = rest.split_first() else {
+            break;
+        };
+        // Options may follow the operand (`flock FILE -c CMD`,
+        // `ssh host -p 22 cmd`, `su root -c CMD`).
+        let more = argv::parse(&row.spec, after);
+        rest = after.get(more.rest..).unwrap_or_default();
+        parsed.opts.extend(more.opts);
+    }
+    if parsed
+        .opts
+        .iter()
+        .any(|o| row.lookup.contains(&o.name.as_str()))
+    {
+        return Step::Done(Runs::Argv(Vec::new()));
+    }
+    if let Some(script) = parsed
+        .opts
+        .iter()
+        .rev()
+        .find(|o| row.script.contains(&o.name.as_str()))
+        .and_then(|o| o.value.clone())
+    {
+        // `env -S 'rm -rf' /`: the string is split and put before the rest.
+        let text = if rest.is_empty() || then == Then::ShellArgs {
+            script
+        } else {
+            format!("{script} {}", rest.join(" "))
+        };
+        return Step::Done(Runs::Script(text));
+    }
+    let shell = parsed
+        .opts
+        .iter()
+        .any(|o| row.shell.contains(&o.name.as_str()));
+    if rest.is_empty() {
+        let starts_shell = row.shell_default || shell;
+        return Step::Done(Runs::Argv(if starts_shell {
+            vec!["sh".to_owned()]
+        } else {
+            Vec::new()
+        }));
+    }
+    match then {
+        _ if shell => Step::Done(Runs::Script(rest.join(" "))),
+        Then::Joined => Step::Done(Runs::Script(rest.join(" "))),
+        Then::ShellArgs => {
+            let mut argv = vec!["sh".to_owned()];
+            argv.extend(rest.iter().cloned());
+            Step::Done(Runs::Argv(argv))
+        }
+        Then::Fed => fed_by(prog, rest),
+        Then::Command => Step::Next(rest.to_vec(), false),
+        Then::Nothing => Step::Done(Runs::Argv(Vec::new())),
+    }
+}
+
+/// `xargs CMD…` and `parallel CMD… ::: ARGS…`: with `:::` the arguments
+/// are in the words (`parallel rm -rf ::: /` is `rm -rf /`, `{}` replaced
+/// where it is written); otherwise they come from the input.
+fn fed_by(prog: &str, rest: &[String]) -> Step {
+    let sep = rest
+        .iter()
+        .position(|a| matches!(a.as_str(), ":::" | ":::+" | "::::" | "::::+"));
+    let Some(at) = sep.filter(|_| prog != "xargs") else {
+        return Step::Next(rest.to_vec(), true);
+    };
+    let (cmd, tail) = rest.split_at(at);
+    let from_files = tail.iter().any(|a| a.starts_with("::::"));
+    let values: Vec<String> = tail
+        .iter()
+        .filter(|a| !a.starts_with(":::"))
+        .cloned()
+        .collect();
+    if cmd.is_empty() {
+        // `parallel ::: 'rm -rf /'`: each argument is a command line.
+        return Step::Done(Runs::Script(values.join("\n")));
+    }
+    let mut argv = Vec::new();
+    let mut replaced = false;
+    for word in cmd {
+        if word == "{}" {
+            argv.extend(values.iter().cloned());
+            replaced = true;
+        } else if word.contains("{}") {
+            argv.push(word.replace("{}", &values.join(" ")));
+            replaced = true;
+        } else {
+            argv.push(word.clone());
+        }
+    }
+    if !replaced {
+        argv.extend(values);
+    }
+    Step::Next(argv, from_files)
 }
 
 pub(super) fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     })
 }
+
+#[cfg(test)]
+#[path = "tests/wrappers.rs"]
+mod tests;

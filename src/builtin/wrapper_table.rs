@@ -1,0 +1,393 @@
+//! The commands that run their arguments, as data: each one's options
+//! (those that take a value are what make `sudo -u root rm` differ from
+//! `sudo rm`), the operands it reads before the command, and what it runs.
+//! `wrappers.rs` reads this table; a new wrapper is one more row.
+
+use super::argv::Spec;
+
+/// What a wrapper runs, once its options and leading operands are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Then {
+    /// The rest is a command and its arguments (`sudo rm -rf /`).
+    Command,
+    /// The rest is joined into one shell command line (`watch 'rm …'`,
+    /// `ssh host rm -rf /`: ssh sends the words to a remote shell).
+    Joined,
+    /// The rest is handed to the user's shell as its arguments
+    /// (`su root -c 'rm -rf /'`).
+    ShellArgs,
+    /// The rest is a command whose further arguments come from the input
+    /// (`xargs rm -rf`), or with `:::` from the words (GNU `parallel`).
+    Fed,
+    /// The rest is not a command (`script FILE`, the typescript).
+    Nothing,
+}
+
+/// One command that runs another.
+#[derive(Debug)]
+pub(super) struct Wrapper {
+    pub names: &'static [&'static str],
+    pub spec: Spec,
+    /// Operands read before the command: `timeout`'s DURATION, `chroot`'s
+    /// NEWROOT, `flock`'s FILE, `ssh`'s HOST, `su`'s USER, `chrt`'s PRIORITY.
+    pub skip: usize,
+    pub then: Then,
+    /// Options whose value is a shell command line (`su -c`, `script -c`,
+    /// `flock -c`, `env -S`).
+    pub script: &'static [&'static str],
+    /// Options that make the rest one shell command line (`sudo -s`, `-i`).
+    pub shell: &'static [&'static str],
+    /// Options that make it run nothing (`command -v`, `sudo -l`).
+    pub lookup: &'static [&'static str],
+    /// Whether it starts a shell when given no command (`su`, `chroot DIR`),
+    /// a shell that reads its stdin.
+    pub shell_default: bool,
+}
+
+const fn spec(short_value: &'static str, long: &'static [(&'static str, bool)]) -> Spec {
+    Spec {
+        short_value,
+        short_optional: "",
+        long,
+        permute: false,
+    }
+}
+
+const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
+    Wrapper {
+        names,
+        spec,
+        skip: 0,
+        then: Then::Command,
+        script: &[],
+        shell: &[],
+        lookup: &[],
+        shell_default: false,
+    }
+}
+
+const SU_LONG: &[(&str, bool)] = &[
+    ("command", true),
+    ("session-command", true),
+    ("shell", true),
+    ("group", true),
+    ("supp-group", true),
+    ("whitelist-environment", true),
+    ("login", false),
+    ("preserve-environment", false),
+    ("pty", false),
+    ("fast", false),
+    ("user", true),
+];
+
+/// Every wrapper the guard looks through.
+pub(super) static WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        shell: &["s", "i", "shell", "login"],
+        lookup: &[
+            "l",
+            "list",
+            "e",
+            "edit",
+            "v",
+            "validate",
+            "K",
+            "remove-timestamp",
+        ],
+        ..run(
+            &["sudo"],
+            spec(
+                "ugCDhprtUT",
+                &[
+                    ("user", true),
+                    ("group", true),
+                    ("close-from", true),
+                    ("chdir", true),
+                    ("host", true),
+                    ("prompt", true),
+                    ("role", true),
+                    ("type", true),
+                    ("other-user", true),
+                    ("command-timeout", true),
+                    ("chroot", true),
+                    ("login", false),
+                    ("shell", false),
+                    ("list", false),
+                    ("edit", false),
+                    ("validate", false),
+                    ("preserve-env", false),
+                    ("non-interactive", false),
+                    ("background", false),
+                    ("remove-timestamp", false),
+                    ("reset-timestamp", false),
+                    ("set-home", false),
+                    ("stdin", false),
+                ],
+            ),
+        )
+    },
+    Wrapper {
+        shell: &["s"],
+        ..run(&["doas"], spec("uC", &[]))
+    },
+    Wrapper {
+        skip: 1,
+        then: Then::ShellArgs,
+        script: &["c", "command", "session-command"],
+        shell_default: true,
+        ..run(&["su"], spec("csgGwC", SU_LONG))
+    },
+    // `runuser -u USER CMD…` runs a command; without `-u` it is `su`.
+    Wrapper {
+        script: &["c", "command", "session-command"],
+        shell_default: true,
+        ..run(&["runuser"], spec("csgGwu", SU_LONG))
+    },
+    Wrapper {
+        script: &["S", "split-string"],
+        ..run(
+            &["env"],
+            spec(
+                "uCSa",
+                &[
+                    ("unset", true),
+                    ("chdir", true),
+                    ("split-string", true),
+                    ("argv0", true),
+                    ("ignore-environment", false),
+                    ("null", false),
+                    ("debug", false),
+                    ("default-signal", false),
+                    ("ignore-signal", false),
+                    ("block-signal", false),
+                ],
+            ),
+        )
+    },
+    run(&["nice"], spec("n", &[("adjustment", true)])),
+    run(
+        &["ionice"],
+        spec(
+            "cnpPu",
+            &[
+                ("class", true),
+                ("classdata", true),
+                ("pid", true),
+                ("pgid", true),
+                ("uid", true),
+            ],
+        ),
+    ),
+    Wrapper {
+        skip: 1,
+        ..run(
+            &["timeout"],
+            spec(
+                "sk",
+                &[
+                    ("signal", true),
+                    ("kill-after", true),
+                    ("foreground", false),
+                    ("preserve-status", false),
+                    ("verbose", false),
+                ],
+            ),
+        )
+    },
+    run(
+        &["nohup", "builtin", "catchsegv", "unbuffer", "firejail"],
+        spec("", &[]),
+    ),
+    run(
+        &["time"],
+        spec(
+            "fo",
+            &[("format", true), ("output", true), ("append", false)],
+        ),
+    ),
+    run(
+        &["stdbuf"],
+        spec("ioe", &[("input", true), ("output", true), ("error", true)]),
+    ),
+    run(
+        &["setsid"],
+        spec("", &[("ctty", false), ("fork", false), ("wait", false)]),
+    ),
+    Wrapper {
+        skip: 1,
+        script: &["c", "command"],
+        ..run(
+            &["flock"],
+            spec(
+                "wEc",
+                &[
+                    ("timeout", true),
+                    ("wait", true),
+                    ("conflict-exit-code", true),
+                    ("command", true),
+                    ("shared", false),
+                    ("exclusive", false),
+                    ("nonblock", false),
+                    ("close", false),
+                    ("no-fork", false),
+                ],
+            ),
+        )
+    },
+    Wrapper {
+        skip: 1,
+        shell_default: true,
+        ..run(
+            &["chroot"],
+            spec(
+                "",
+                &[("userspec", true), ("groups", true), ("skip-chdir", false)],
+            ),
+        )
+    },
+    Wrapper {
+        shell_default: true,
+        ..run(
+            &["unshare", "nsenter", "pkexec"],
+            spec("SGRwtu", &[("user", true)]),
+        )
+    },
+    Wrapper {
+        then: Then::Nothing,
+        script: &["c", "command"],
+        ..run(
+            &["script"],
+            spec(
+                "cEIOBTm",
+                &[
+                    ("command", true),
+                    ("echo", true),
+                    ("log-in", true),
+                    ("log-out", true),
+                    ("log-io", true),
+                    ("log-timing", true),
+                    ("logging-format", true),
+                ],
+            ),
+        )
+    },
+    Wrapper {
+        then: Then::Joined,
+        ..run(&["watch"], spec("n", &[("interval", true)]))
+    },
+    Wrapper {
+        skip: 1,
+        then: Then::Joined,
+        ..run(&["ssh"], spec("BbcDEeFIiJLlmOopQRSWw", &[]))
+    },
+    Wrapper {
+        then: Then::Fed,
+        spec: Spec {
+            short_value: "IadELnPsJRS",
+            short_optional: "eil",
+            long: &[
+                ("arg-file", true),
+                ("delimiter", true),
+                ("max-lines", true),
+                ("max-args", true),
+                ("max-procs", true),
+                ("max-chars", true),
+                ("process-slot-var", true),
+                ("replace", false),
+                ("eof", false),
+                ("null", false),
+                ("no-run-if-empty", false),
+                ("verbose", false),
+                ("interactive", false),
+                ("exit", false),
+                ("open-tty", false),
+            ],
+            permute: false,
+        },
+        ..run(&["xargs"], spec("", &[]))
+    },
+    Wrapper {
+        then: Then::Fed,
+        ..run(
+            &["parallel", "sem"],
+            spec(
+                "jSaIdEnNLC",
+                &[
+                    ("jobs", true),
+                    ("sshlogin", true),
+                    ("arg-file", true),
+                    ("delimiter", true),
+                    ("colsep", true),
+                    ("timeout", true),
+                    ("joblog", true),
+                    ("results", true),
+                    ("tmpdir", true),
+                    ("workdir", true),
+                    ("basefile", true),
+                    ("env", true),
+                    ("max-args", true),
+                    ("max-lines", true),
+                    ("id", true),
+                ],
+            ),
+        )
+    },
+    Wrapper {
+        lookup: &["l", "list", "list-full", "help"],
+        ..run(&["busybox", "toybox"], spec("", &[]))
+    },
+    Wrapper {
+        lookup: &["v", "V"],
+        ..run(&["command"], spec("", &[]))
+    },
+    run(&["exec"], spec("a", &[])),
+    Wrapper {
+        shell: &["S", "shell"],
+        ..run(
+            &["systemd-run"],
+            spec(
+                "upEMHs",
+                &[
+                    ("unit", true),
+                    ("property", true),
+                    ("setenv", true),
+                    ("machine", true),
+                    ("host", true),
+                    ("description", true),
+                    ("slice", true),
+                    ("uid", true),
+                    ("gid", true),
+                    ("nice", true),
+                    ("working-directory", true),
+                ],
+            ),
+        )
+    },
+    run(&["proot"], spec("rbmwqk", &[])),
+    run(&["strace"], spec("eoOpPsSuIEabXU", &[])),
+    run(&["ltrace"], spec("eopuaADFlnsx", &[])),
+    run(&["caffeinate"], spec("tw", &[])),
+    Wrapper {
+        skip: 1,
+        ..run(&["chrt"], spec("TPD", &[]))
+    },
+    Wrapper {
+        skip: 1,
+        lookup: &["p", "pid"],
+        ..run(&["taskset"], spec("", &[]))
+    },
+    run(&["numactl"], spec("NmCipP", &[])),
+    run(&["cgexec"], spec("g", &[])),
+    run(&["rlwrap"], spec("bfHlpPstSeoqwzC", &[])),
+    Wrapper {
+        skip: 1,
+        ..run(&["faketime"], spec("p", &[]))
+    },
+    run(&["torsocks"], spec("upaP", &[])),
+    run(&["proxychains", "proxychains4"], spec("f", &[])),
+];
+
+/// The row for `prog`, a program name as `program` gives it.
+pub(super) fn wrapper(prog: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.names.contains(&prog))
+}
