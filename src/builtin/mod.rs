@@ -27,6 +27,7 @@ mod secret_rules;
 pub mod shell;
 mod targets;
 mod tools;
+mod wrapper_runners;
 mod wrapper_table;
 mod wrappers;
 mod writes;

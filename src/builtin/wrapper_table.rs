@@ -44,7 +44,7 @@ pub(super) struct Wrapper {
     pub shell_default: bool,
 }
 
-const fn spec(short_value: &'static str, long: &'static [(&'static str, bool)]) -> Spec {
+pub(super) const fn spec(short_value: &'static str, long: &'static [(&'static str, bool)]) -> Spec {
     Spec {
         short_value,
         short_optional: "",
@@ -53,7 +53,7 @@ const fn spec(short_value: &'static str, long: &'static [(&'static str, bool)]) 
     }
 }
 
-const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
+pub(super) const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
     Wrapper {
         names,
         spec,
@@ -80,7 +80,8 @@ const SU_LONG: &[(&str, bool)] = &[
     ("user", true),
 ];
 
-/// Every wrapper the guard looks through.
+/// Privilege, environment and scheduling wrappers; the others are in
+/// `wrapper_runners.rs`.
 pub(super) static WRAPPERS: &[Wrapper] = &[
     Wrapper {
         shell: &["s", "i", "shell", "login"],
@@ -271,123 +272,4 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             ),
         )
     },
-    Wrapper {
-        then: Then::Joined,
-        ..run(&["watch"], spec("n", &[("interval", true)]))
-    },
-    Wrapper {
-        skip: 1,
-        then: Then::Joined,
-        ..run(&["ssh"], spec("BbcDEeFIiJLlmOopQRSWw", &[]))
-    },
-    Wrapper {
-        then: Then::Fed,
-        spec: Spec {
-            short_value: "IadELnPsJRS",
-            short_optional: "eil",
-            long: &[
-                ("arg-file", true),
-                ("delimiter", true),
-                ("max-lines", true),
-                ("max-args", true),
-                ("max-procs", true),
-                ("max-chars", true),
-                ("process-slot-var", true),
-                ("replace", false),
-                ("eof", false),
-                ("null", false),
-                ("no-run-if-empty", false),
-                ("verbose", false),
-                ("interactive", false),
-                ("exit", false),
-                ("open-tty", false),
-            ],
-            permute: false,
-        },
-        ..run(&["xargs"], spec("", &[]))
-    },
-    Wrapper {
-        then: Then::Fed,
-        ..run(
-            &["parallel", "sem"],
-            spec(
-                "jSaIdEnNLC",
-                &[
-                    ("jobs", true),
-                    ("sshlogin", true),
-                    ("arg-file", true),
-                    ("delimiter", true),
-                    ("colsep", true),
-                    ("timeout", true),
-                    ("joblog", true),
-                    ("results", true),
-                    ("tmpdir", true),
-                    ("workdir", true),
-                    ("basefile", true),
-                    ("env", true),
-                    ("max-args", true),
-                    ("max-lines", true),
-                    ("id", true),
-                ],
-            ),
-        )
-    },
-    Wrapper {
-        lookup: &["l", "list", "list-full", "help"],
-        ..run(&["busybox", "toybox"], spec("", &[]))
-    },
-    Wrapper {
-        lookup: &["v", "V"],
-        ..run(&["command"], spec("", &[]))
-    },
-    run(&["exec"], spec("a", &[])),
-    Wrapper {
-        shell: &["S", "shell"],
-        ..run(
-            &["systemd-run"],
-            spec(
-                "upEMHs",
-                &[
-                    ("unit", true),
-                    ("property", true),
-                    ("setenv", true),
-                    ("machine", true),
-                    ("host", true),
-                    ("description", true),
-                    ("slice", true),
-                    ("uid", true),
-                    ("gid", true),
-                    ("nice", true),
-                    ("working-directory", true),
-                ],
-            ),
-        )
-    },
-    run(&["proot"], spec("rbmwqk", &[])),
-    run(&["strace"], spec("eoOpPsSuIEabXU", &[])),
-    run(&["ltrace"], spec("eopuaADFlnsx", &[])),
-    run(&["caffeinate"], spec("tw", &[])),
-    Wrapper {
-        skip: 1,
-        ..run(&["chrt"], spec("TPD", &[]))
-    },
-    Wrapper {
-        skip: 1,
-        lookup: &["p", "pid"],
-        ..run(&["taskset"], spec("", &[]))
-    },
-    run(&["numactl"], spec("NmCipP", &[])),
-    run(&["cgexec"], spec("g", &[])),
-    run(&["rlwrap"], spec("bfHlpPstSeoqwzC", &[])),
-    Wrapper {
-        skip: 1,
-        ..run(&["faketime"], spec("p", &[]))
-    },
-    run(&["torsocks"], spec("upaP", &[])),
-    run(&["proxychains", "proxychains4"], spec("f", &[])),
 ];
-
-/// The row for `prog`, a program name as `program` gives it.
-pub(super) fn wrapper(prog: &str) -> Option<&'static Wrapper> {
-    WRAPPERS.iter().find(|w| w.names.contains(&prog))
-}

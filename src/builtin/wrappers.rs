@@ -5,7 +5,8 @@
 //! wrappers and their options are data, in `wrapper_table.rs`.
 
 use super::argv;
-use super::wrapper_table::{Then, Wrapper, wrapper};
+use super::wrapper_runners::RUNNERS;
+use super::wrapper_table::{Then, WRAPPERS, Wrapper};
 
 /// What a command line runs once its wrappers are stripped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +178,14 @@ fn fed_by(prog: &str, rest: &[String]) -> Step {
         argv.extend(values);
     }
     Step::Next(argv, from_files)
+}
+
+/// The table row for `prog`, a program name as `program` gives it.
+fn wrapper(prog: &str) -> Option<&'static Wrapper> {
+    WRAPPERS
+        .iter()
+        .chain(RUNNERS)
+        .find(|w| w.names.contains(&prog))
 }
 
 pub(super) fn is_assignment(word: &str) -> bool {
