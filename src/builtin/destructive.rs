@@ -88,7 +88,8 @@ fn brace_words(word: &str) -> Option<Vec<String>> {
 /// recursive and forced, the root, a system directory, a home, a device.
 /// With ordinary arguments (`$EDITOR notes.txt`) it is let through.
 fn computed_name(first: &str, args: &[String]) -> Option<String> {
-    if !first.contains(['$', '`']) {
+    // `$HOME/bin/tool` names `tool`; `$(echo /bin/rm)` leaves `rm)`.
+    if !program(first).contains(['$', '`', ')', '}']) {
         return None;
     }
     let a = argv::parse(&RM, args);
@@ -104,7 +105,7 @@ fn computed_name(first: &str, args: &[String]) -> Option<String> {
         None => return None,
     };
     Some(format!(
-        "the command name `{first}` is computed, so the guard cannot tell what runs on {what}"
+        "the command name `{first}` is computed, so the guard cannot tell what runs with {what}"
     ))
 }
 
