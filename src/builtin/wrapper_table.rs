@@ -149,7 +149,7 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
         ..run(
             &["env"],
             spec(
-                "uCSa",
+                "uCSaP",
                 &[
                     ("unset", true),
                     ("chdir", true),

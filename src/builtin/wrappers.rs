@@ -73,6 +73,10 @@ enum Step {
 fn step(prog: &str, row: &Wrapper, args: &[String]) -> Step {
     let mut parsed = argv::parse(&row.spec, args);
     let mut rest = args.get(parsed.rest..).unwrap_or_default();
+    // `env -` is `env -i`.
+    if prog == "env" && rest.first().is_some_and(|a| a == "-") {
+        rest = &rest[1..];
+    }
     // `runuser -u USER CMD…` runs a command; otherwise it is `su`.
     let (skip, then) = if prog == "runuser" && !parsed.has('u', "user") {
         (1, Then::ShellArgs)

@@ -16,6 +16,8 @@ fn options_with_values_are_skipped() {
     assert_eq!(runs("sudo --us root rm x"), argv("rm x"));
     assert_eq!(runs("env -i -u HOME -- A=1 rm x"), argv("rm x"));
     assert_eq!(runs("timeout -s KILL 10 rm x"), argv("rm x"));
+    assert_eq!(runs("env -P /usr/bin - rm x"), argv("rm x"));
+    assert_eq!(runs("env -P/usr/bin -C/tmp rm x"), argv("rm x"));
     assert_eq!(runs("stdbuf -oL -e 0 rm x"), argv("rm x"));
     assert_eq!(runs("nice -n 5 ionice -c 3 rm x"), argv("rm x"));
     assert_eq!(runs("chroot --userspec=a:b /mnt rm x"), argv("rm x"));
