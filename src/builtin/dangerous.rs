@@ -13,7 +13,7 @@ use super::inline_code;
 use super::obscured::{decoded_in, decoder};
 use super::targets::{ACCOUNT_FILES, catastrophic, normal};
 use super::tools::SHELL_TOOLS;
-use super::wrappers::{Runs, program, unwrap, unwrap_fed};
+use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 use crate::event::Event;
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
@@ -129,7 +129,9 @@ impl DangerousCommands {
                 Runs::Argv(argv) => argv,
                 Runs::Script(text) => {
                     if let Some(why) = self.check_nested(&text, depth) {
-                        return Some(why);
+                        let by = cmd.words.iter().find(|w| !is_assignment(w));
+                        let by = by.map(|w| program(w)).unwrap_or_default();
+                        return Some(format!("`{by}` runs a shell command line: {why}"));
                     }
                     Vec::new()
                 }

@@ -27,14 +27,17 @@ const WRAPPERS: &[(&str, &str)] = &[
     ("sudo --user=root rm -rf /", "rm"),
     ("sudo --us root rm -rf /", "rm"),
     ("sudo -- rm -rf /", "rm"),
-    ("sudo -s 'rm -rf /'", "rm"),
+    (
+        "sudo -s 'rm -rf /'",
+        "`sudo` runs a shell command line: `rm`",
+    ),
     ("sudo -i rm -rf /home/user", "rm"),
     ("sudo -s -- 'rm -rf /'", "rm"),
     ("/usr/bin/sudo rm -rf /", "rm"),
     ("\\sudo \\rm -rf /", "rm"),
     ("doas rm -rf /", "rm"),
     ("doas -u root rm -rf /", "rm"),
-    ("su -c 'rm -rf /'", "rm"),
+    ("su -c 'rm -rf /'", "`su`"),
     ("su --command='rm -rf /'", "rm"),
     ("su --comm 'rm -rf /' root", "rm"),
     ("su -s /bin/bash -c 'rm -rf /' root", "rm"),
@@ -72,9 +75,9 @@ const WRAPPERS: &[(&str, &str)] = &[
     ("nsenter -t 1 -m rm -rf /", "rm"),
     ("script -q -c 'rm -rf /' /dev/null", "rm"),
     ("script --command 'rm -rf /'", "rm"),
-    ("watch rm -rf /", "rm"),
+    ("watch rm -rf /", "`watch`"),
     ("watch -n 5 -d 'rm -rf /'", "rm"),
-    ("ssh host rm -rf /", "rm"),
+    ("ssh host rm -rf /", "`ssh`"),
     ("ssh -p 22 -i key -l root host 'rm -rf /'", "rm"),
     (
         "ssh -o StrictHostKeyChecking=no -J jump host rm -rf /",
@@ -330,5 +333,105 @@ fn ordinary_forms_pass() {
     assert!(n + ALLOWED.len() >= 150, "{n}");
     for cmd in ALLOWED {
         assert_eq!(verdict(cmd), Verdict::Pass, "{cmd:?}");
+    }
+}
+
+/// Wrappers that run what follows them unchanged.
+const TRANSPARENT: &[&str] = &[
+    "sudo",
+    "sudo -u root",
+    "sudo --user=root --",
+    "doas",
+    "env",
+    "env -i A=1",
+    "nice -n 5",
+    "ionice -c 3",
+    "timeout 10",
+    "timeout -k 5 1m",
+    "nohup",
+    "time -p",
+    "stdbuf -oL",
+    "setsid -f",
+    "command",
+    "builtin",
+    "exec",
+    "chrt 10",
+    "taskset 0x1",
+    "strace -f -o /tmp/t",
+    "/usr/bin/sudo",
+    "\\env",
+    "flock /tmp/lock",
+];
+
+/// Words a line is built from when looking for a panic.
+const VOCABULARY: &[&str] = &[
+    "sudo",
+    "su",
+    "env",
+    "-S",
+    "-c",
+    "-u",
+    "--",
+    "-",
+    ":::",
+    "::::",
+    "xargs",
+    "parallel",
+    "-I{}",
+    "{}",
+    "ssh",
+    "watch",
+    "timeout",
+    "flock",
+    "rm",
+    "-rf",
+    "/",
+    "$x",
+    "{rm,-rf,/}",
+    "'",
+    "\"",
+    "$(",
+    ")",
+    "`",
+    "|",
+    "sh",
+    "base64",
+    "-d",
+    "cp",
+    "-t",
+    "/etc",
+    "passwd",
+    ">",
+    "chmod",
+    "-R",
+    "--rec",
+    "=",
+    "~root",
+    "/..",
+    "busybox",
+    "script",
+    "runuser",
+    "-s",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_chain_of_wrappers_still_runs_the_command(
+        chain in proptest::collection::vec(proptest::sample::select(TRANSPARENT), 0..6)
+    ) {
+        let line = format!("{} rm -rf /", chain.join(" "));
+        let denied = matches!(verdict(&line), Verdict::Deny(_));
+        proptest::prop_assert!(denied, "{line:?}");
+    }
+
+    #[test]
+    fn any_line_of_wrapper_words_gets_an_answer(
+        words in proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..24)
+    ) {
+        let verdict = verdict(&words.join(" "));
+        let answered = matches!(verdict, Verdict::Pass | Verdict::Deny(_));
+        proptest::prop_assert!(answered, "{verdict:?}");
     }
 }
