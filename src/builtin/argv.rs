@@ -33,9 +33,11 @@ pub(super) struct Opt {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Args {
     pub opts: Vec<Opt>,
+    /// The operands, when the spec permutes; otherwise they are the words
+    /// from `rest` on.
     pub operands: Vec<String>,
-    /// Where the operands start in the words when options stop at the
-    /// first operand (not permuting): the command a wrapper runs.
+    /// Where the options end: after `--`, or at the first operand when the
+    /// spec does not permute (the command a wrapper runs).
     pub rest: usize,
 }
 
@@ -83,10 +85,10 @@ pub(super) fn parse(spec: &Spec, words: &[String]) -> Args {
     while let Some(w) = words.get(i) {
         i += 1;
         if w == "--" {
-            if args.rest == words.len() {
-                args.rest = i;
+            args.rest = i;
+            if spec.permute {
+                args.operands.extend(words[i..].iter().cloned());
             }
-            args.operands.extend(words[i..].iter().cloned());
             return args;
         }
         if let Some(long) = w.strip_prefix("--") {
@@ -136,8 +138,9 @@ pub(super) fn parse(spec: &Spec, words: &[String]) -> Args {
         } else if spec.permute {
             args.operands.push(w.clone());
         } else {
+            // Not copied: a wrapper reads the command from `rest`, and
+            // copying here would make a chain of wrappers quadratic.
             args.rest = i - 1;
-            args.operands.extend(words[i - 1..].iter().cloned());
             return args;
         }
     }

@@ -17,10 +17,6 @@ pub(super) enum Runs {
     Script(String),
 }
 
-/// How deep wrappers are followed (`sudo env nice sudo …`); past it the
-/// words are judged as they stand.
-const MAX_WRAPPERS: usize = 32;
-
 /// The program name: basename, lowercased (`/bin/RM` is `rm`).
 pub(super) fn program(word: &str) -> String {
     word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase()
@@ -42,35 +38,52 @@ pub(super) fn unwrap(words: &[String]) -> Vec<String> {
 pub(super) fn unwrap_fed(words: &[String]) -> (Runs, bool) {
     let mut fed = false;
     let mut w: Vec<String> = words.to_vec();
-    for _ in 0..MAX_WRAPPERS {
-        let start = w.iter().take_while(|x| is_assignment(x)).count();
-        w.drain(..start);
-        let Some(first) = w.first() else {
-            return (Runs::Argv(w), fed);
+    // Where the command starts in `w`. Every wrapper read moves it on by
+    // at least its own name, and a rebuilt argv (`parallel … ::: …`) is
+    // shorter than the words it came from, so the walk ends, in time
+    // linear in the words for any number of wrappers.
+    let mut at = 0;
+    // Whether a `:::` is left to look for: scanned for once, and none is
+    // left once `parallel` has put its arguments in.
+    let mut separators = w.iter().any(|a| is_separator(a));
+    loop {
+        at += w[at..].iter().take_while(|x| is_assignment(x)).count();
+        let Some(first) = w.get(at) else {
+            return (Runs::Argv(Vec::new()), fed);
         };
-        let Some(row) = wrapper(&program(first)) else {
-            return (Runs::Argv(w), fed);
+        let prog = program(first);
+        let Some(row) = wrapper(&prog) else {
+            return (Runs::Argv(w.split_off(at)), fed);
         };
-        match step(&program(first), row, &w[1..]) {
+        let args = &w[at + 1..];
+        match step(&prog, row, args, separators) {
             Step::Done(runs) => return (runs, fed),
+            Step::Skip(rest, feeds) => {
+                fed |= feeds;
+                at = w.len() - rest;
+            }
             Step::Next(next, feeds) => {
                 fed |= feeds;
                 w = next;
+                at = 0;
+                separators = false;
             }
         }
     }
-    (Runs::Argv(w), fed)
 }
 
 enum Step {
     Done(Runs),
-    /// The words that run next, and whether their arguments come from the
-    /// input.
+    /// The command is the last `n` words, and whether its arguments come
+    /// from the input.
+    Skip(usize, bool),
+    /// The words that run next, rebuilt (`parallel`'s `:::` arguments put
+    /// in), and whether their arguments come from the input.
     Next(Vec<String>, bool),
 }
 
 /// One wrapper, read: its options, its leading operands, what it runs.
-fn step(prog: &str, row: &Wrapper, args: &[String]) -> Step {
+fn step(prog: &str, row: &Wrapper, args: &[String], separators: bool) -> Step {
     let mut parsed = argv::parse(&row.spec, args);
     let mut rest = args.get(parsed.rest..).unwrap_or_default();
     // `env -` is `env -i`.
@@ -138,8 +151,9 @@ fn step(prog: &str, row: &Wrapper, args: &[String]) -> Step {
             argv.extend(rest.iter().cloned());
             Step::Done(Runs::Argv(argv))
         }
-        Then::Fed => fed_by(prog, rest),
-        Then::Command => Step::Next(rest.to_vec(), false),
+        Then::Fed if prog == "xargs" || !separators => Step::Skip(rest.len(), true),
+        Then::Fed => fed_by(rest),
+        Then::Command => Step::Skip(rest.len(), false),
         Then::Nothing => Step::Done(Runs::Argv(Vec::new())),
     }
 }
@@ -147,12 +161,9 @@ fn step(prog: &str, row: &Wrapper, args: &[String]) -> Step {
 /// `xargs CMD…` and `parallel CMD… ::: ARGS…`: with `:::` the arguments
 /// are in the words (`parallel rm -rf ::: /` is `rm -rf /`, `{}` replaced
 /// where it is written); otherwise they come from the input.
-fn fed_by(prog: &str, rest: &[String]) -> Step {
-    let sep = rest
-        .iter()
-        .position(|a| matches!(a.as_str(), ":::" | ":::+" | "::::" | "::::+"));
-    let Some(at) = sep.filter(|_| prog != "xargs") else {
-        return Step::Next(rest.to_vec(), true);
+fn fed_by(rest: &[String]) -> Step {
+    let Some(at) = rest.iter().position(|a| is_separator(a)) else {
+        return Step::Skip(rest.len(), true);
     };
     let (cmd, tail) = rest.split_at(at);
     let from_files = tail.iter().any(|a| a.starts_with("::::"));
@@ -167,12 +178,14 @@ fn fed_by(prog: &str, rest: &[String]) -> Step {
     }
     let mut argv = Vec::new();
     let mut replaced = false;
+    // The first `{}` only: the argv stays shorter than the words it comes
+    // from (the separators are gone), so a chain of wrappers stays linear.
     for word in cmd {
-        if word == "{}" {
+        if !replaced && word == "{}" {
             argv.extend(values.iter().cloned());
             replaced = true;
-        } else if word.contains("{}") {
-            argv.push(word.replace("{}", &values.join(" ")));
+        } else if !replaced && word.contains("{}") {
+            argv.push(word.replacen("{}", &values.join(" "), 1));
             replaced = true;
         } else {
             argv.push(word.clone());
@@ -190,6 +203,11 @@ fn wrapper(prog: &str) -> Option<&'static Wrapper> {
         .iter()
         .chain(RUNNERS)
         .find(|w| w.names.contains(&prog))
+}
+
+/// GNU `parallel`'s argument separators.
+fn is_separator(word: &str) -> bool {
+    matches!(word, ":::" | ":::+" | "::::" | "::::+")
 }
 
 pub(super) fn is_assignment(word: &str) -> bool {

@@ -435,3 +435,15 @@ proptest::proptest! {
         proptest::prop_assert!(answered, "{verdict:?}");
     }
 }
+
+#[test]
+fn long_chains_of_wrappers_are_followed_to_the_end() {
+    // No depth cap to hide behind: every wrapper consumes its own words.
+    for wrapper in ["sudo ", "nice -n 1 ", "xargs ", "parallel ", "timeout 1 "] {
+        let line = format!("{}rm -rf /", wrapper.repeat(20_000));
+        assert!(
+            matches!(verdict(&line), Verdict::Deny(_)),
+            "{wrapper:?} x 20000"
+        );
+    }
+}
