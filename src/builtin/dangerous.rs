@@ -7,9 +7,13 @@ use serde::Deserialize;
 
 use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
+use super::destructive::{self, fed_destructive};
+use super::writes::redirects;
 use super::inline_code;
+use super::obscured::{decoded_in, decoder};
+use super::targets::{ACCOUNT_FILES, catastrophic, normal};
 use super::tools::SHELL_TOOLS;
-use super::wrappers::{program, unwrap, unwrap_fed};
+use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 use crate::event::Event;
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
@@ -37,24 +41,6 @@ const INTERPRETERS: &[&str] = &[
 ];
 /// Programs that fetch from the network.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
-/// `/dev` targets that are not devices worth protecting.
-const HARMLESS_DEVICES: &[&str] = &[
-    "null", "zero", "random", "urandom", "full", "tty", "stdout", "stderr", "stdin",
-];
-/// Files whose overwrite or truncation locks users out of a system.
-const ACCOUNT_FILES: &[&str] = &[
-    "/etc/passwd",
-    "/etc/shadow",
-    "/etc/sudoers",
-    "/etc/group",
-    "/etc/gshadow",
-];
-/// Top-level system directories: deleting one recursively wrecks a system.
-const SYSTEM_DIRS: &[&str] = &[
-    "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
-    "/srv", "/sys", "/usr", "/var",
-];
-
 /// Options of `dangerous-commands`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,7 +124,18 @@ impl DangerousCommands {
                     return Some(why);
                 }
             }
-            let (argv, fed) = unwrap_fed(&cmd.words);
+            let (runs, fed) = unwrap_fed(&cmd.words);
+            let argv = match runs {
+                Runs::Argv(argv) => argv,
+                Runs::Script(text) => {
+                    if let Some(why) = self.check_nested(&text, depth) {
+                        let by = cmd.words.iter().find(|w| !is_assignment(w));
+                        let by = by.map(|w| program(w)).unwrap_or_default();
+                        return Some(format!("`{by}` runs a shell command line: {why}"));
+                    }
+                    Vec::new()
+                }
+            };
             if let Some(why) = self.command(&argv, cmd, depth) {
                 return Some(why);
             }
@@ -157,6 +154,12 @@ impl DangerousCommands {
                     return Some(format!(
                         "a download (`{}`) piped into `{}` runs code from the network unseen",
                         program(&d[0]),
+                        program(&argv[0])
+                    ));
+                }
+                if let Some(d) = upstream.iter().find_map(|c| decoder(&unwrap(&c.words))) {
+                    return Some(format!(
+                        "decoded text ({d}) piped into `{}` runs code the guard cannot read",
                         program(&argv[0])
                     ));
                 }
@@ -246,6 +249,13 @@ impl DangerousCommands {
                         sub.trim()
                     ));
                 }
+                if !INTERPRETERS.contains(&prog.as_str())
+                    && let Some(d) = decoded_in(sub)
+                {
+                    return Some(format!(
+                        "decoded text ({d}) run by `{prog}` is code the guard cannot read"
+                    ));
+                }
             }
         }
         // Code run by a shell or `eval`: look inside.
@@ -280,18 +290,7 @@ impl DangerousCommands {
         if let Some(why) = redirects(cmd) {
             return Some(why);
         }
-        match prog.as_str() {
-            "rm" => rm(args),
-            p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" || p == "wipefs" => {
-                Some(format!("`{p}` formats a file system"))
-            }
-            "dd" => dd(args),
-            "chmod" | "chown" | "chgrp" => recursive_permissions(&prog, args),
-            "shred" | "truncate" | "tee" | "cp" | "mv" | "install" | "ln" | "sed" | "unlink" => {
-                account_file_write(&prog, args)
-            }
-            _ => None,
-        }
+        destructive::rules(first, args)
     }
 }
 
@@ -327,222 +326,6 @@ fn runs_stdin(argv: &[String]) -> bool {
             .all(|a| a.starts_with('-') && a != "-c" && a != "-e")
 }
 
-/// Normalises a path operand for target checks: `//`, `/./`, trailing `/`.
-fn normal(target: &str) -> String {
-    let mut t = target.replace("${HOME}", "$HOME");
-    while t.contains("//") {
-        t = t.replace("//", "/");
-    }
-    while t.contains("/./") {
-        t = t.replace("/./", "/");
-    }
-    if t.len() > 1 {
-        t = t.trim_end_matches('/').to_owned();
-        if let Some(stripped) = t.strip_suffix("/.") {
-            t = if stripped.is_empty() {
-                "/".to_owned()
-            } else {
-                stripped.to_owned()
-            };
-        }
-    }
-    if t.is_empty() {
-        return "/".to_owned();
-    }
-    without_dot_dot(&t)
-}
-
-/// `..` applied lexically where the start is known (`/`, `~`, `$HOME`):
-/// `/tmp/../etc` is `/etc`, `/usr/..` is `/`. Other paths are kept as
-/// written.
-fn without_dot_dot(t: &str) -> String {
-    let (root, rest) = if let Some(r) = t.strip_prefix('/') {
-        ("", r)
-    } else if let Some(r) = t.strip_prefix("~/") {
-        ("~", r)
-    } else if let Some(r) = t.strip_prefix("$HOME/") {
-        ("$HOME", r)
-    } else {
-        return t.to_owned();
-    };
-    if !rest.split('/').any(|c| c == "..") {
-        return t.to_owned();
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    for c in rest.split('/') {
-        match c {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    match (root, parts.is_empty()) {
-        ("", true) => "/".to_owned(),
-        (r, true) => r.to_owned(),
-        (r, false) => format!("{r}/{}", parts.join("/")),
-    }
-}
-
-/// Targets whose recursive deletion wrecks a system or a home.
-fn catastrophic(target: &str) -> bool {
-    let t = normal(target);
-    let base = t.strip_suffix("/*").unwrap_or(&t);
-    if matches!(base, "/" | "~" | "$HOME" | "." | ".." | "*" | "/.." | "")
-        || (t == "/*")
-        || SYSTEM_DIRS.contains(&base)
-    {
-        return true;
-    }
-    // A path that climbs out of a variable or a substitution cannot be
-    // resolved (`$TMPDIR/../etc`): not trusted.
-    if base.contains(['$', '`']) && base.split('/').any(|c| c == "..") {
-        return true;
-    }
-    // A directory directly inside a home, a system directory or the root
-    // (`/home/user`, `/var/log`, `~/Documents`, `/data`), but not the
-    // temporary directories.
-    match base.rsplit_once('/') {
-        Some((parent, name)) if !name.is_empty() && !name.contains('*') => {
-            (parent.is_empty() && !matches!(name, "tmp" | "mnt" | "media"))
-                || matches!(parent, "~" | "$HOME")
-                || (SYSTEM_DIRS.contains(&parent) && base != "/var/tmp")
-        }
-        _ => false,
-    }
-}
-
-fn rm(args: &[String]) -> Option<String> {
-    let (mut recursive, mut no_preserve) = (false, false);
-    let mut operands = Vec::new();
-    let mut options_done = false;
-    for a in args {
-        if options_done || !a.starts_with('-') || a == "-" {
-            operands.push(a);
-        } else if a == "--" {
-            options_done = true;
-        } else if let Some(long) = a.strip_prefix("--") {
-            match long {
-                "recursive" => recursive = true,
-                "no-preserve-root" => no_preserve = true,
-                _ => {}
-            }
-        } else if a.chars().skip(1).any(|c| c == 'r' || c == 'R') {
-            recursive = true;
-        }
-    }
-    if no_preserve {
-        return Some("`rm --no-preserve-root` deletes the root file system".into());
-    }
-    let target = operands.iter().find(|o| catastrophic(o))?;
-    recursive.then(|| format!("`rm` recursively deletes `{target}`"))
-}
-
-fn dd(args: &[String]) -> Option<String> {
-    let of = args.iter().find_map(|a| a.strip_prefix("of="))?;
-    if let Some(why) = device_target(of, "`dd`") {
-        return Some(why);
-    }
-    ACCOUNT_FILES
-        .contains(&normal(of).as_str())
-        .then(|| format!("`dd` overwrites `{of}`"))
-}
-
-fn device_target(path: &str, who: &str) -> Option<String> {
-    let dev = normal(path);
-    let name = dev.strip_prefix("/dev/")?;
-    if HARMLESS_DEVICES.contains(&name)
-        || name.starts_with("fd/")
-        || name.starts_with("pts/")
-        || name.starts_with("shm/")
-    {
-        return None;
-    }
-    Some(format!("{who} writes to the device `{dev}`"))
-}
-
-fn redirects(cmd: &Command) -> Option<String> {
-    for (op, target) in &cmd.redirects {
-        if !op.contains('>') || target.chars().all(|c| c.is_ascii_digit() || c == '-') {
-            continue;
-        }
-        if let Some(why) = device_target(target, "a redirection") {
-            return Some(why);
-        }
-        if ACCOUNT_FILES.contains(&normal(target).as_str())
-            || normal(target).starts_with("/etc/sudoers.d/")
-        {
-            return Some(format!(
-                "a redirection (`{op} {target}`) overwrites `{target}`"
-            ));
-        }
-    }
-    None
-}
-
-fn recursive_permissions(prog: &str, args: &[String]) -> Option<String> {
-    let recursive = args.iter().any(|a| {
-        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains('R'))
-    });
-    let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    if prog == "chmod" {
-        let world = operands.first().is_some_and(|m| {
-            matches!(
-                m.as_str(),
-                "777" | "0777" | "a+rwx" | "ugo+rwx" | "a=rwx" | "ugo=rwx" | "o+w" | "a+w"
-            )
-        });
-        if let Some(t) = operands
-            .iter()
-            .skip(1)
-            .find(|t| ACCOUNT_FILES.contains(&normal(t).as_str()))
-        {
-            return Some(format!("`chmod` changes the permissions of `{t}`"));
-        }
-        if recursive && world {
-            if let Some(t) = operands.iter().skip(1).find(|t| catastrophic(t)) {
-                return Some(format!(
-                    "`chmod -R {}` makes `{t}` writable by everyone",
-                    operands[0]
-                ));
-            }
-        }
-        return None;
-    }
-    let target = operands
-        .iter()
-        .skip(1)
-        .find(|t| catastrophic(t) || ACCOUNT_FILES.contains(&normal(t).as_str()))?;
-    (recursive || ACCOUNT_FILES.contains(&normal(target).as_str()))
-        .then(|| format!("`{prog}` changes the owner of `{target}`"))
-}
-
-/// Overwriting, truncating or replacing an account file.
-fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
-    let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let hits = |t: &&String| {
-        let n = normal(t);
-        ACCOUNT_FILES.contains(&n.as_str()) || n.starts_with("/etc/sudoers.d/")
-    };
-    let target = match prog {
-        // Only the destination matters: copying *from* /etc/passwd is fine.
-        "cp" | "mv" | "install" | "ln" => operands
-            .last()
-            .filter(|t| hits(t) && operands.len() > 1)
-            .copied(),
-        "sed"
-            if args
-                .iter()
-                .any(|a| a.starts_with("-i") || a.starts_with("--in-place")) =>
-        {
-            operands.iter().skip(1).find(|t| hits(t)).copied()
-        }
-        "sed" => None,
-        _ => operands.iter().find(|t| hits(t)).copied(),
-    }?;
-    Some(format!("`{prog}` overwrites `{target}`"))
-}
 
 /// `:(){ :|:& };:` and renamed variants: a function whose body pipes
 /// itself into itself in the background. Checked on the text without
@@ -617,24 +400,3 @@ impl Guard for DangerousCommands {
     }
 }
 
-/// A destructive command whose operands come from `xargs`' or `parallel`'s
-/// input: they cannot be checked, so the command is not trusted.
-fn fed_destructive(argv: &[String]) -> Option<String> {
-    let prog = program(argv.first()?);
-    let args = &argv[1..];
-    let recursive = args.iter().any(|a| {
-        a == "--recursive" || (a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R']))
-    });
-    let what = match prog.as_str() {
-        "rm" if recursive => "`rm -r`",
-        "shred" | "wipefs" | "dd" => "a wiping tool",
-        p if p.starts_with("mkfs") => "a file-system formatter",
-        "find" if args.iter().any(|a| a == "-delete" || a == "-exec" || a == "-execdir") => {
-            "`find` that deletes or runs commands"
-        }
-        _ => return None,
-    };
-    Some(format!(
-        "`xargs`/`parallel` runs {what} on arguments read from its input, which cannot be checked"
-    ))
-}

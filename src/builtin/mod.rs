@@ -16,16 +16,23 @@
 //! (name, summary, constructor from its options); the `guards!` line
 //! declares and lists them. A new guard is one new file and its name there.
 
+mod argv;
+mod destructive;
 pub mod guard;
 mod inline_code;
+mod obscured;
 mod path_lists;
 pub mod resolve;
 mod secret_rules;
 pub mod shell;
 mod shell_glob;
 mod shell_paths;
+mod targets;
 mod tools;
+mod wrapper_runners;
+mod wrapper_table;
 mod wrappers;
+mod writes;
 
 use std::path::Path;
 

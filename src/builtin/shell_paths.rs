@@ -8,7 +8,7 @@
 
 use super::shell::{self, Command};
 use super::tools::{Access, patch_paths};
-use super::wrappers::{program, unwrap};
+use super::wrappers::{Runs, program, unwrap_fed};
 
 /// How deep `sh -c`, `eval` and substitutions are followed.
 const MAX_DEPTH: usize = 8;
@@ -231,7 +231,11 @@ fn command(cmd: &Command, depth: usize, out: &mut Vec<Touched>) {
         };
         push(out, target, access);
     }
-    let argv = unwrap(&cmd.words);
+    let argv = match unwrap_fed(&cmd.words).0 {
+        Runs::Argv(argv) => argv,
+        // `sudo -s '…'`, `su -c '…'`, `ssh host '…'`: a command line.
+        Runs::Script(script) => return walk(&script, depth + 1, out),
+    };
     let Some(first) = argv.first() else {
         return;
     };

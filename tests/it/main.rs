@@ -17,6 +17,7 @@ mod exit_codes;
 mod explain;
 mod faults;
 mod golden;
+mod guard_args;
 mod guard_paths_shell;
 mod json_answers;
 mod merge;

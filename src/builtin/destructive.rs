@@ -1,0 +1,208 @@
+//! The per-program rules of `dangerous-commands`: what `rm`, `dd`,
+//! `chmod`, `cp`… destroy, judged on their arguments as the tool reads
+//! them (`argv.rs`), once wrappers are stripped (`wrappers.rs`) and
+//! targets normalised (`targets.rs`).
+//!
+//! `rm` and `--preserve-root`: GNU `rm` refuses `rm -rf /` by default, but
+//! not `rm -rf /*`, `/usr/..` spelled otherwise, or another `rm`
+//! (busybox, BSD, an old coreutils); the guard does not rely on it and
+//! denies a recursive delete of the root whatever the flags, and any
+//! `--no-preserve-root` (its only use is to delete `/`).
+
+use super::argv::{self, Spec};
+use super::shell;
+use super::targets::{account_file, catastrophic, device_target, root_like};
+use super::wrappers::{program, unwrap};
+use super::writes::{account_file_write, dd};
+
+pub(super) const RM: Spec = Spec {
+    short_value: "",
+    short_optional: "",
+    long: &[
+        ("recursive", false),
+        ("force", false),
+        ("interactive", false),
+        ("one-file-system", false),
+        ("no-preserve-root", false),
+        ("preserve-root", false),
+        ("dir", false),
+        ("verbose", false),
+    ],
+    permute: true,
+};
+
+const PERMISSIONS: Spec = Spec {
+    short_value: "",
+    short_optional: "",
+    long: &[
+        ("recursive", false),
+        ("reference", true),
+        ("from", true),
+        ("changes", false),
+        ("silent", false),
+        ("quiet", false),
+        ("verbose", false),
+        ("dereference", false),
+        ("no-dereference", false),
+        ("preserve-root", false),
+        ("no-preserve-root", false),
+    ],
+    permute: true,
+};
+
+/// The rule for the command `first args…` (`first` as written), if any.
+pub(super) fn rules(first: &str, args: &[String]) -> Option<String> {
+    if let Some(words) = brace_words(first) {
+        // `{rm,-rf,/}`: the shell expands the braces into the command.
+        let mut argv = unwrap(&words);
+        argv.extend(args.iter().cloned());
+        let (head, tail) = argv.split_first()?;
+        return rules(head, tail);
+    }
+    if let Some(why) = computed_name(first, args) {
+        return Some(why);
+    }
+    let prog = program(first);
+    match prog.as_str() {
+        "rm" => rm(args),
+        p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" || p == "wipefs" => {
+            Some(format!("`{p}` formats a file system"))
+        }
+        "dd" => dd(args),
+        "chmod" | "chown" | "chgrp" => recursive_permissions(&prog, args),
+        "shred" | "truncate" | "tee" | "cp" | "mv" | "install" | "ln" | "rsync" | "sed"
+        | "unlink" => account_file_write(&prog, args),
+        _ => None,
+    }
+}
+
+/// `{a,b,c}` as one word: the words it expands to.
+fn brace_words(word: &str) -> Option<Vec<String>> {
+    let inner = word.strip_prefix('{')?.strip_suffix('}')?;
+    (inner.contains(',') && !inner.contains(['{', '}']))
+        .then(|| inner.split(',').map(str::to_owned).collect())
+}
+
+/// A command name the guard cannot read (`$x`, `${cmd}`, `$(echo rm)`,
+/// a backquote, `r${IFS}m`) run with arguments that look destructive:
+/// recursive and forced, the root, a system directory, a home, a device.
+/// With ordinary arguments (`$EDITOR notes.txt`) it is let through.
+fn computed_name(first: &str, args: &[String]) -> Option<String> {
+    // `$HOME/bin/tool` names `tool`; `$(echo /bin/rm)` leaves `rm)`.
+    if !program(first).contains(['$', '`', ')', '}']) {
+        return None;
+    }
+    let a = argv::parse(&RM, args);
+    let recursive = a.has('r', "recursive") || a.has('R', "");
+    let force = a.has('f', "force");
+    let target = a
+        .operands
+        .iter()
+        .find(|t| root_like(t) || device_target(t, "").is_some() || account_file(t));
+    let what = match target {
+        Some(t) => format!("`{t}`"),
+        None if recursive && force => "recursive, forced options".to_owned(),
+        None => return None,
+    };
+    Some(format!(
+        "the command name `{first}` is computed, so the guard cannot tell what runs with {what}"
+    ))
+}
+
+fn rm(args: &[String]) -> Option<String> {
+    let a = argv::parse(&RM, args);
+    if a.has('\0', "no-preserve-root") {
+        return Some("`rm --no-preserve-root` deletes the root file system".into());
+    }
+    let recursive = a.has('r', "recursive") || a.has('R', "");
+    let target = a.operands.iter().find(|o| catastrophic(o))?;
+    recursive.then(|| format!("`rm` recursively deletes `{target}`"))
+}
+
+/// `chmod -w`, `chmod -rwx`: a mode, not options.
+fn is_dash_mode(word: &str) -> bool {
+    word.strip_prefix('-')
+        .is_some_and(|m| !m.is_empty() && m.chars().all(|c| "rwxXst".contains(c)))
+}
+
+fn recursive_permissions(prog: &str, args: &[String]) -> Option<String> {
+    let (modes, rest): (Vec<String>, Vec<String>) = args
+        .iter()
+        .cloned()
+        .partition(|a| prog == "chmod" && is_dash_mode(a));
+    let a = argv::parse(&PERMISSIONS, &rest);
+    let recursive = a.has('R', "recursive");
+    let mut operands = a.operands.clone();
+    operands.splice(0..0, modes);
+    // With `--reference=FILE` there is no mode or owner operand.
+    let skip = usize::from(a.value('\0', "reference").is_none());
+    let spec = operands.first().cloned().unwrap_or_default();
+    let targets = operands.get(skip..).unwrap_or_default();
+    if let Some(t) = targets.iter().find(|t| account_file(t)) {
+        return Some(format!(
+            "`{prog}` changes the permissions or owner of `{t}`"
+        ));
+    }
+    if !recursive {
+        return None;
+    }
+    if let Some(t) = targets.iter().find(|t| root_like(t)) {
+        return Some(format!("`{prog} -R {spec}` changes everything under `{t}`"));
+    }
+    let world = matches!(
+        spec.as_str(),
+        "777" | "0777" | "a+rwx" | "ugo+rwx" | "a=rwx" | "ugo=rwx" | "o+w" | "a+w"
+    );
+    let t = targets.iter().find(|t| catastrophic(t))?;
+    match prog {
+        "chmod" if world => Some(format!(
+            "`chmod -R {spec}` makes `{t}` writable by everyone"
+        )),
+        "chmod" => None,
+        _ => Some(format!("`{prog}` changes the owner of `{t}`")),
+    }
+}
+
+/// A destructive command whose operands come from `xargs`' or `parallel`'s
+/// input: they cannot be checked, so the command is not trusted. A shell
+/// fed so runs its input as code (`xargs sh -c`), or the command lines of
+/// its script with input in them (`xargs -I{} sh -c 'rm -rf {}'`).
+pub(super) fn fed_destructive(argv: &[String]) -> Option<String> {
+    let prog = program(argv.first()?);
+    let args = &argv[1..];
+    let a = argv::parse(&RM, args);
+    let recursive = a.has('r', "recursive") || a.has('R', "");
+    let what = match prog.as_str() {
+        "rm" if recursive => "`rm -r`",
+        "shred" | "wipefs" | "dd" => "a wiping tool",
+        p if p.starts_with("mkfs") => "a file-system formatter",
+        "find"
+            if args
+                .iter()
+                .any(|a| a == "-delete" || a == "-exec" || a == "-execdir") =>
+        {
+            "`find` that deletes or runs commands"
+        }
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" => return fed_shell(&prog, args),
+        _ => return None,
+    };
+    Some(format!(
+        "`xargs`/`parallel` runs {what} on arguments read from its input, which cannot be checked"
+    ))
+}
+
+fn fed_shell(prog: &str, args: &[String]) -> Option<String> {
+    let script = args
+        .iter()
+        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+        .and_then(|i| args.get(i + 1));
+    let Some(script) = script.filter(|s| !s.trim().is_empty() && s.trim() != "{}") else {
+        return Some(format!(
+            "`xargs`/`parallel` hands `{prog}` a script read from its input, which cannot be checked"
+        ));
+    };
+    shell::parse(script)
+        .iter()
+        .flatten()
+        .find_map(|c| fed_destructive(&unwrap(&c.words)))
+}

@@ -1,0 +1,164 @@
+//! Targets as the kernel reads them, and which ones matter: the root,
+//! system directories, homes, devices and the account files. Shared by the
+//! per-program rules (`destructive.rs`) and the inline-code check.
+
+/// `/dev` targets that are not devices worth protecting.
+pub(super) const HARMLESS_DEVICES: &[&str] = &[
+    "null", "zero", "random", "urandom", "full", "tty", "stdout", "stderr", "stdin",
+];
+/// Files whose overwrite or truncation locks users out of a system.
+pub(super) const ACCOUNT_FILES: &[&str] = &[
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/sudoers",
+    "/etc/group",
+    "/etc/gshadow",
+    "/etc/crontab",
+];
+/// Directories every file of which is an account or scheduling file:
+/// sudoers drop-ins and crontabs run as root.
+const ACCOUNT_DIRS: &[&str] = &[
+    "/etc/sudoers.d",
+    "/etc/cron.d",
+    "/etc/cron.hourly",
+    "/etc/cron.daily",
+    "/etc/cron.weekly",
+    "/etc/cron.monthly",
+    "/var/spool/cron",
+    "/var/spool/cron/crontabs",
+];
+/// Top-level system directories: deleting one recursively wrecks a system.
+pub(super) const SYSTEM_DIRS: &[&str] = &[
+    "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
+    "/srv", "/sys", "/usr", "/var",
+];
+
+/// Normalises a path operand for target checks: `//`, `/./`, trailing `/`.
+pub(super) fn normal(target: &str) -> String {
+    let mut t = target.replace("${HOME}", "$HOME");
+    while t.contains("//") {
+        t = t.replace("//", "/");
+    }
+    while t.contains("/./") {
+        t = t.replace("/./", "/");
+    }
+    if t.len() > 1 {
+        t = t.trim_end_matches('/').to_owned();
+        if let Some(stripped) = t.strip_suffix("/.") {
+            t = if stripped.is_empty() {
+                "/".to_owned()
+            } else {
+                stripped.to_owned()
+            };
+        }
+    }
+    if t.is_empty() {
+        return "/".to_owned();
+    }
+    without_dot_dot(&t)
+}
+
+/// `..` applied lexically where the start is known (`/`, `~`, `$HOME`):
+/// `/tmp/../etc` is `/etc`, `/usr/..` is `/`. Other paths are kept as
+/// written.
+pub(super) fn without_dot_dot(t: &str) -> String {
+    let (root, rest) = if let Some(r) = t.strip_prefix('/') {
+        ("", r)
+    } else if let Some(r) = t.strip_prefix("~/") {
+        ("~", r)
+    } else if let Some(r) = t.strip_prefix("$HOME/") {
+        ("$HOME", r)
+    } else if let Some((home, r)) = t.split_once('/').filter(|(h, _)| is_home(h)) {
+        (home, r)
+    } else {
+        return t.to_owned();
+    };
+    if !rest.split('/').any(|c| c == "..") {
+        return t.to_owned();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in rest.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    match (root, parts.is_empty()) {
+        ("", true) => "/".to_owned(),
+        (r, true) => r.to_owned(),
+        (r, false) => format!("{r}/{}", parts.join("/")),
+    }
+}
+
+/// Targets whose recursive deletion wrecks a system or a home.
+pub(super) fn catastrophic(target: &str) -> bool {
+    let t = normal(target);
+    let base = t.strip_suffix("/*").unwrap_or(&t);
+    if matches!(base, "/" | "." | ".." | "*" | "/.." | "")
+        || is_home(base)
+        || (t == "/*")
+        || SYSTEM_DIRS.contains(&base)
+    {
+        return true;
+    }
+    // A path that climbs out of a variable or a substitution cannot be
+    // resolved (`$TMPDIR/../etc`): not trusted.
+    if base.contains(['$', '`']) && base.split('/').any(|c| c == "..") {
+        return true;
+    }
+    // A directory directly inside a home, a system directory or the root
+    // (`/home/user`, `/var/log`, `~/Documents`, `/data`), but not the
+    // temporary directories.
+    match base.rsplit_once('/') {
+        Some((parent, name)) if !name.is_empty() && !name.contains('*') => {
+            (parent.is_empty() && !matches!(name, "tmp" | "mnt" | "media"))
+                || is_home(parent)
+                || (SYSTEM_DIRS.contains(&parent) && base != "/var/tmp")
+        }
+        _ => false,
+    }
+}
+
+pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
+    let dev = normal(path);
+    let name = dev.strip_prefix("/dev/")?;
+    if HARMLESS_DEVICES.contains(&name)
+        || name.starts_with("fd/")
+        || name.starts_with("pts/")
+        || name.starts_with("shm/")
+    {
+        return None;
+    }
+    Some(format!("{who} writes to the device `{dev}`"))
+}
+
+/// A home directory as written: `~`, `~root`, `$HOME`.
+fn is_home(word: &str) -> bool {
+    word == "$HOME"
+        || word.strip_prefix('~').is_some_and(|user| {
+            user.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        })
+}
+
+/// An account or scheduling file (`/etc/passwd`, `/etc/sudoers.d/x`, a
+/// crontab), after normalisation: overwriting one locks users out or runs
+/// code as root.
+pub(super) fn account_file(path: &str) -> bool {
+    let n = normal(path);
+    ACCOUNT_FILES.contains(&n.as_str())
+        || n.rsplit_once('/')
+            .is_some_and(|(dir, name)| !name.is_empty() && ACCOUNT_DIRS.contains(&dir))
+}
+
+/// The root, a system directory or a home itself (`/`, `/usr/`, `~`,
+/// `/etc/..`): what even a harmless-looking tool must not be pointed at
+/// recursively by a name the guard cannot read.
+pub(super) fn root_like(path: &str) -> bool {
+    let n = normal(path);
+    let base = n.strip_suffix("/*").unwrap_or(&n);
+    matches!(base, "/" | "") || is_home(base) || SYSTEM_DIRS.contains(&base)
+}

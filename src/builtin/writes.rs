@@ -1,0 +1,149 @@
+//! Writes that lock users out or run code as root: an account file, a
+//! sudoers drop-in or a crontab overwritten by a redirection or by a tool
+//! (`cp`, `mv`, `install`, `ln`, `rsync`, `tee`, `sed -i`, `truncate`,
+//! `shred`, `dd of=`), and writes to block devices. Destinations are
+//! worked out as the tool does: the last operand, a directory it names
+//! (`cp passwd /etc/`), or `-t DIR` / `--target-directory=DIR`.
+
+use super::argv::{self, Spec};
+use super::shell::Command;
+use super::targets::{account_file, device_target, normal};
+
+/// Directories a copy into which can land on an account file.
+const ACCOUNT_PARENTS: &[&str] = &[
+    "/etc",
+    "/etc/sudoers.d",
+    "/etc/cron.d",
+    "/var/spool/cron",
+    "/var/spool/cron/crontabs",
+];
+
+const COPY: Spec = Spec {
+    short_value: "tSgmo",
+    short_optional: "",
+    long: &[
+        ("target-directory", true),
+        ("suffix", true),
+        ("group", true),
+        ("mode", true),
+        ("owner", true),
+        ("strip-program", true),
+        ("no-target-directory", false),
+        ("backup", false),
+        ("recursive", false),
+        ("force", false),
+        ("archive", false),
+        ("symbolic", false),
+    ],
+    permute: true,
+};
+
+const SED: Spec = Spec {
+    short_value: "efl",
+    short_optional: "i",
+    long: &[
+        ("expression", true),
+        ("file", true),
+        ("line-length", true),
+        ("in-place", false),
+        ("regexp-extended", false),
+        ("separate", false),
+        ("null-data", false),
+        ("quiet", false),
+        ("silent", false),
+    ],
+    permute: true,
+};
+
+const SIZED: Spec = Spec {
+    short_value: "srn",
+    short_optional: "",
+    long: &[
+        ("size", true),
+        ("reference", true),
+        ("iterations", true),
+        ("random-source", true),
+        ("append", false),
+        ("output-error", false),
+    ],
+    permute: true,
+};
+
+/// A redirection (`>`, `>>`, `>|`, `&>`, `1>`, `<>`) onto a device or an
+/// account file.
+pub(super) fn redirects(cmd: &Command) -> Option<String> {
+    for (op, target) in &cmd.redirects {
+        if !op.contains('>') || target.chars().all(|c| c.is_ascii_digit() || c == '-') {
+            continue;
+        }
+        if let Some(why) = device_target(target, "a redirection") {
+            return Some(why);
+        }
+        if account_file(target) {
+            return Some(format!(
+                "a redirection (`{op} {target}`) overwrites `{target}`"
+            ));
+        }
+    }
+    None
+}
+
+/// `dd of=…` onto a device or an account file.
+pub(super) fn dd(args: &[String]) -> Option<String> {
+    let of = args.iter().find_map(|a| a.strip_prefix("of="))?;
+    if let Some(why) = device_target(of, "`dd`") {
+        return Some(why);
+    }
+    account_file(of).then(|| format!("`dd` overwrites `{of}`"))
+}
+
+/// Overwriting, truncating or replacing an account file.
+pub(super) fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
+    let targets = match prog {
+        // Only the destination matters: copying *from* /etc/passwd is fine.
+        "cp" | "mv" | "install" | "ln" | "rsync" => destinations(&argv::parse(&COPY, args)),
+        "sed" => {
+            let a = argv::parse(&SED, args);
+            if !a.has('i', "in-place") {
+                return None;
+            }
+            let script_given = a.has('e', "expression") || a.has('f', "file");
+            a.operands
+                .into_iter()
+                .skip(usize::from(!script_given))
+                .collect()
+        }
+        _ => argv::parse(&SIZED, args).operands,
+    };
+    let target = targets.iter().find(|t| account_file(t))?;
+    Some(format!("`{prog}` overwrites `{}`", normal(target)))
+}
+
+/// Where `cp`/`mv`/`install`/`ln`/`rsync` write: into `-t DIR`, or the
+/// last operand, and into it when it is a directory.
+fn destinations(a: &argv::Args) -> Vec<String> {
+    let into = |dir: &str, sources: &[String]| -> Vec<String> {
+        sources
+            .iter()
+            .map(|s| {
+                let name = s.trim_end_matches('/').rsplit('/').next().unwrap_or(s);
+                format!("{}/{name}", dir.trim_end_matches('/'))
+            })
+            .collect()
+    };
+    if let Some(dir) = a.value('t', "target-directory") {
+        return into(dir, &a.operands);
+    }
+    let Some((dest, sources)) = a.operands.split_last() else {
+        return Vec::new();
+    };
+    if sources.is_empty() {
+        // `ln -s /etc/passwd` links into the current directory.
+        return Vec::new();
+    }
+    let mut out = vec![dest.clone()];
+    if dest.ends_with('/') || ACCOUNT_PARENTS.contains(&normal(dest).as_str()) {
+        out.extend(into(dest, sources));
+    }
+    out
+}
