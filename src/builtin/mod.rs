@@ -16,6 +16,7 @@
 //! (name, summary, constructor from its options); the `guards!` line
 //! declares and lists them. A new guard is one new file and its name there.
 
+mod categories;
 pub mod guard;
 mod inline_code;
 mod path_lists;

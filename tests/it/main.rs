@@ -17,6 +17,7 @@ mod exit_codes;
 mod explain;
 mod faults;
 mod golden;
+mod guard_categories;
 mod json_answers;
 mod merge;
 mod no_silent_allow;
