@@ -32,6 +32,17 @@ pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
     }
     let (config, rest) = global_options(cmd.args)?;
     let (sub, args) = rest.split_first()?;
+    // As the program name is: `GIT CHECKOUT` runs on case-insensitive
+    // file systems, where git finds `git-checkout` for `CHECKOUT`.
+    let sub = &sub.to_ascii_lowercase();
+    // `git restore --help`: git shows the manual and runs nothing.
+    if args
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--help" || a == "-h")
+    {
+        return None;
+    }
     // `git -c alias.wipe='reset --hard' wipe`: the alias runs.
     let expanded: Vec<String>;
     let (sub, args) = match alias(&config, sub) {

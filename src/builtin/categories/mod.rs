@@ -14,6 +14,7 @@ mod disk;
 mod find;
 mod git;
 mod git_worktree;
+mod rm;
 mod system;
 
 use serde::Deserialize;
@@ -38,6 +39,11 @@ pub const CATEGORIES: &[Category] = &[
         name: "find-delete",
         description: "`find` deleting (`-delete`, `-exec`/`-execdir`/`-ok rm`) under a root, home or system directory, or a whole tree with no test narrowing it",
         rule: find::check,
+    },
+    Category {
+        name: "rm-outside-project",
+        description: "`rm -rf` of a path not shown to be inside the project: absolute paths other than /tmp and /var/tmp, `~` and `$HOME` paths, paths climbing out with `..`, computed paths",
+        rule: rm::check,
     },
     Category {
         name: "kill-all",
