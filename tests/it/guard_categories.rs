@@ -376,6 +376,14 @@ fn an_unknown_category_is_an_error_listing_the_valid_ones() {
 }
 
 #[test]
+fn a_wrongly_typed_selection_is_an_error_saying_what_is_expected() {
+    let out = builtin(&["categories=[1]"], "ls");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`categories` must be"), "{stderr}");
+}
+
+#[test]
 fn a_toml_config_switches_categories_on() {
     let config = "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\noptions = { categories = [\"find-delete\"] }\n";
     let out = HookTest::new()

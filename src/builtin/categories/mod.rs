@@ -75,10 +75,31 @@ pub const CATEGORIES: &[Category] = &[
 /// The `categories` option as written: `"all"`, `"git-history,crontab"`
 /// or `["git-history", "crontab"]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(try_from = "serde_json::Value")]
 pub enum Selection {
     One(String),
     Many(Vec<String>),
+}
+
+impl TryFrom<serde_json::Value> for Selection {
+    type Error = String;
+
+    fn try_from(value: serde_json::Value) -> Result<Self, String> {
+        let wrong = || {
+            format!(
+                "`categories` must be \"all\", a category name or a list of names, not `{value}`"
+            )
+        };
+        match &value {
+            serde_json::Value::String(s) => Ok(Selection::One(s.clone())),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map(str::to_owned).ok_or_else(wrong))
+                .collect::<Result<_, _>>()
+                .map(Selection::Many),
+            _ => Err(wrong()),
+        }
+    }
 }
 
 /// The categories switched on.
