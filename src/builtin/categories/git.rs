@@ -1,7 +1,9 @@
 //! `git-history`: git commands that rewrite or delete history others have,
 //! or throw away work that exists nowhere else. Git's own options come
 //! before the subcommand (`git -C dir -c k=v --git-dir=x reset --hard`) and
-//! are skipped as git skips them; `-c alias.x=…` aliases are expanded.
+//! are skipped as git skips them; `-c alias.x=…` aliases are expanded
+//! (aliases in the user's git config are not seen: the guard reads the
+//! command line only).
 //!
 //! Deliberate choices: `--force-with-lease` (alone or with `--force`) and
 //! `git rebase` stay allowed, as both peers allow them: a lease refuses to
@@ -21,9 +23,7 @@ const GLOBAL_WITH_VALUE: &[&str] = &[
     "--namespace",
     "--super-prefix",
     "--config-env",
-    "--exec-path",
     "--attr-source",
-    "--list-cmds",
 ];
 
 pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
