@@ -397,3 +397,82 @@ fn a_toml_config_switches_categories_on() {
         .run();
     assert_eq!(out.code, 0, "{out:?}");
 }
+
+/// Words that stress the argument readers: value flags at the end of the
+/// line, `--`, `=`, empty words, clusters, non-ASCII.
+const WORDS: &[&str] = &[
+    "-",
+    "--",
+    "-c",
+    "-C",
+    "-b",
+    "-u",
+    "-s",
+    "-o",
+    "-n",
+    "-rf",
+    "-fdx",
+    "--force",
+    "--forc",
+    "--track",
+    "--force-with-lease",
+    "=",
+    "",
+    "-1",
+    "1",
+    "/",
+    ".",
+    "..",
+    "~",
+    "-é",
+    "--é=ü",
+    "alias.x=reset --hard",
+    "push",
+    "reset",
+    "--hard",
+    "clean",
+    "checkout",
+    "-delete",
+    "-exec",
+    ";",
+    "+",
+    "rm",
+    "-r",
+    "-f",
+    "{}",
+    "/dev/sda",
+    "drop",
+    "destroy",
+];
+const PROGRAMS: &[&str] = &[
+    "git",
+    "find",
+    "rm",
+    "kill",
+    "pkill",
+    "killall",
+    "shutdown",
+    "systemctl",
+    "init",
+    "crontab",
+    "sgdisk",
+    "wipefs",
+    "parted",
+    "passwd",
+    "usermod",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+    #[test]
+    fn every_category_reads_any_arguments_without_panicking(
+        prog in 0..PROGRAMS.len(),
+        words in proptest::collection::vec(0..WORDS.len(), 0..10),
+    ) {
+        let line: Vec<String> = std::iter::once(PROGRAMS[prog])
+            .chain(words.iter().map(|&w| WORDS[w]))
+            .map(|w| format!("'{}'", w.replace('\'', "")))
+            .collect();
+        let _ = verdict(json!({"categories": "all"}), &line.join(" "));
+    }
+}
