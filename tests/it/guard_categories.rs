@@ -95,6 +95,7 @@ const IN_CATEGORY: &[(&str, &str)] = &[
     ("find-delete", "find /usr -exec sudo rm -f {} +"),
     ("find-delete", "find -L / -delete"),
     ("find-delete", "find . -delete"),
+    ("find-delete", "find ./ -delete"),
     ("find-delete", "find -delete"),
     ("find-delete", "find . -type f -delete"),
     ("find-delete", "find . -exec rm -rf {} \\;"),
@@ -217,6 +218,7 @@ const ORDINARY: &[&str] = &[
     "git -C repo status",
     "git --help",
     "find . -name '*.pyc' -delete",
+    "find ./ -name '*.orig' -delete",
     "find build -name '*.o' -exec rm {} +",
     "find . -name -delete -print",
     "find . -exec echo -delete \\; -print",
@@ -315,6 +317,20 @@ fn a_comma_separated_string_switches_categories_on() {
     ));
     assert!(matches!(verdict(on.clone(), "reboot"), Verdict::Deny(_)));
     assert_eq!(verdict(on, "git reset --hard"), Verdict::Pass);
+}
+
+#[test]
+fn categories_apply_when_patterns_replace_the_built_in_rules() {
+    let on = json!({"patterns": ["^terraform destroy"], "categories": ["crontab"]});
+    assert!(matches!(
+        verdict(on.clone(), "crontab -r"),
+        Verdict::Deny(_)
+    ));
+    assert!(matches!(
+        verdict(on.clone(), "terraform destroy"),
+        Verdict::Deny(_)
+    ));
+    assert_eq!(verdict(on, "rm -rf /"), Verdict::Pass);
 }
 
 fn builtin(options: &[&str], command: &str) -> std::process::Output {

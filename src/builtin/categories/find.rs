@@ -75,7 +75,9 @@ pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
     if starts.is_empty() {
         starts.push(".");
     }
-    if let Some(root) = starts.iter().find(|s| (cmd.catastrophic)(s) && **s != ".") {
+    // The working directory (`.`, `./`) is judged by its tests below.
+    let here = |s: &str| s.starts_with('.') && s.split('/').all(|c| c == "." || c.is_empty());
+    if let Some(root) = starts.iter().find(|s| (cmd.catastrophic)(s) && !here(s)) {
         return Some(format!("`find {root}` {what} under `{root}`"));
     }
     let narrowed = expression.iter().any(|e| NARROWING.contains(e));
