@@ -5,6 +5,7 @@
 
 use serde::Deserialize;
 
+use super::categories::{Categories, Selection};
 use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
 use super::destructive::{self, fed_destructive};
@@ -51,6 +52,8 @@ pub struct Options {
     /// Regexes added to the built-in rules.
     #[serde(default)]
     pub extra_patterns: Vec<String>,
+    /// Named categories switched on (`"all"`, or names): `categories/`.
+    pub categories: Option<Selection>,
 }
 
 /// The compiled rule set.
@@ -58,6 +61,7 @@ pub struct Options {
 pub struct DangerousCommands {
     builtin_rules: bool,
     patterns: Vec<regex::Regex>,
+    categories: Categories,
 }
 
 impl DangerousCommands {
@@ -65,6 +69,7 @@ impl DangerousCommands {
     /// A pattern that does not compile.
     pub fn new(options: Options) -> Result<Self, String> {
         let builtin_rules = options.patterns.is_none();
+        let categories = Categories::new(options.categories.as_ref())?;
         let patterns = options
             .patterns
             .unwrap_or_default()
@@ -78,6 +83,7 @@ impl DangerousCommands {
         Ok(DangerousCommands {
             builtin_rules,
             patterns,
+            categories,
         })
     }
 
@@ -282,6 +288,9 @@ impl DangerousCommands {
             && INTERPRETERS.contains(&prog.as_str())
             && let Some(why) = self.inline_code(&prog, args, cmd, depth)
         {
+            return Some(why);
+        }
+        if let Some(why) = self.categories.check(&prog, args, catastrophic) {
             return Some(why);
         }
         if !self.builtin_rules {

@@ -17,6 +17,7 @@
 //! declares and lists them. A new guard is one new file and its name there.
 
 mod argv;
+mod categories;
 mod destructive;
 pub mod guard;
 mod inline_code;

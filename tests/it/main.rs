@@ -18,6 +18,7 @@ mod explain;
 mod faults;
 mod golden;
 mod guard_args;
+mod guard_categories;
 mod guard_paths_shell;
 mod json_answers;
 mod merge;
