@@ -17,6 +17,8 @@ mod exit_codes;
 mod explain;
 mod faults;
 mod golden;
+mod guard_cost;
+mod guard_structure;
 mod json_answers;
 mod merge;
 mod no_silent_allow;
