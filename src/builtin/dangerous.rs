@@ -13,6 +13,7 @@ use super::tools::SHELL_TOOLS;
 use super::wrappers::{program, unwrap, unwrap_fed};
 use crate::event::Event;
 
+mod checked;
 mod sourced;
 
 use sourced::Sourced;
@@ -127,6 +128,7 @@ impl DangerousCommands {
         if let Some(why) = too_long(line.len()) {
             return Some(why);
         }
+        checked::reset();
         if self.builtin_rules {
             if let Some(why) = fork_bomb(line) {
                 return Some(why);
@@ -141,6 +143,7 @@ impl DangerousCommands {
         if let Some(why) = too_long(argv.iter().map(|a| a.len() + 1).sum()) {
             return Some(why);
         }
+        checked::reset();
         let cmd = Command {
             words: argv.to_vec(),
             ..Command::default()
@@ -272,7 +275,14 @@ impl DangerousCommands {
     }
 
     fn check_nested(&self, text: &str, depth: usize) -> Option<String> {
-        self.parsed(text, depth + 1)
+        if checked::is_clean(text, depth + 1) {
+            return None;
+        }
+        let why = self.parsed(text, depth + 1);
+        if why.is_none() {
+            checked::mark_clean(text, depth + 1);
+        }
+        why
     }
 
     fn command(&self, argv: &[String], cmd: &Command, depth: usize) -> Option<String> {

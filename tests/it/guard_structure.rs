@@ -167,6 +167,19 @@ fn text_that_only_mentions_danger_is_allowed() {
     }
 }
 
+/// A command named by a whole substitution runs the substitution's output:
+/// `bash -c "$(cat <<EOF …)"` runs the here-doc.
+#[test]
+fn output_of_a_substitution_run_as_code() {
+    let g = guard();
+    expect_deny(&g, "bash -c \"$(cat <<EOF\nrm -rf /\nEOF\n)\"", "rm");
+    expect_deny(&g, "bash -c \"$(cat <<EOF\nrm -rf /\nEOF)\"", "rm");
+    expect_deny(&g, "eval \"$(cat <<'E'\nmkfs.ext4 /dev/sda\nE\n)\"", "mkfs");
+    expect_deny(&g, "`echo 'rm -rf /'`", "rm");
+    expect_allow(&g, "$(echo ls) -la");
+    expect_allow(&g, "bash -c \"$(cat <<EOF\nls -la\nEOF\n)\"");
+}
+
 /// A function named like a command is only a definition: its body is
 /// checked, not its name. A later call of that name is judged as the
 /// command it names, since the guard does not track definitions (the safe
