@@ -180,6 +180,20 @@ fn output_of_a_substitution_run_as_code() {
     expect_allow(&g, "bash -c \"$(cat <<EOF\nls -la\nEOF\n)\"");
 }
 
+/// `$((…))` is arithmetic: its words are not commands, but the
+/// substitutions inside it run.
+#[test]
+fn arithmetic_is_not_a_command() {
+    let g = guard();
+    expect_allow(&g, "echo \"$(( rm -rf /x ))\"");
+    expect_allow(&g, "echo $(( (1+2) * 3 ))");
+    expect_deny(&g, "echo $(( $(rm -rf /) + 1 ))", "rm");
+    expect_deny(&g, "echo \"$(( `rm -rf /` ))\"", "rm");
+    // Two subshells in a command substitution, not arithmetic.
+    expect_deny(&g, "echo $((rm -rf /) ; (true))", "rm");
+    expect_deny(&g, "echo $((echo ')'; rm -rf /; echo '('))", "rm");
+}
+
 /// A function named like a command is only a definition: its body is
 /// checked, not its name. A later call of that name is judged as the
 /// command it names, since the guard does not track definitions (the safe

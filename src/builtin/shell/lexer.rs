@@ -63,6 +63,8 @@ pub(super) struct Lexer<'a> {
     nesting: usize,
     steps: u64,
     nested: Nested,
+    /// How many `$((…))` enclose the text this lexer reads.
+    arithmetic: usize,
 }
 
 impl<'a> Lexer<'a> {
@@ -76,6 +78,7 @@ impl<'a> Lexer<'a> {
             nesting: 0,
             steps: 0,
             nested,
+            arithmetic: 0,
         }
     }
 
@@ -317,8 +320,25 @@ impl<'a> Lexer<'a> {
             out.push(b'(');
             out.extend_from_slice(body.as_bytes());
             out.push(b')');
-            word.subs.push(body.to_owned());
+            match arithmetic(opener, body).filter(|_| self.arithmetic < MAX_SUBSTITUTION_DEPTH) {
+                Some(expr) => self.substitutions_in(expr, word),
+                None => word.subs.push(body.to_owned()),
+            }
         }
+    }
+
+    /// The substitutions inside an arithmetic expression (`$(( $(x) + 1 ))`
+    /// runs `x`; its other words are numbers and names, not commands).
+    fn substitutions_in(&mut self, expr: &str, word: &mut Word) {
+        let mut lx = Lexer::new(expr, self.nested);
+        lx.arithmetic = self.arithmetic + 1;
+        while let Some(token) = lx.token() {
+            if let Token::Word(w) = token {
+                word.subs.extend(w.subs);
+            }
+        }
+        self.steps += lx.steps;
+        self.nesting = self.nesting.max(lx.nesting);
     }
 
     /// Skips to the parenthesis that closes an opened one, minding quotes
@@ -370,6 +390,22 @@ impl<'a> Lexer<'a> {
             word.subs.push(into_string(body));
         }
     }
+}
+
+/// The expression of `$((…))`: a body in parentheses whose inside is
+/// balanced (`$((a) ; (b))` is a command substitution running two
+/// subshells, not arithmetic).
+fn arithmetic(opener: u8, body: &str) -> Option<&str> {
+    let inner = body.strip_prefix('(')?.strip_suffix(')')?;
+    let mut depth = 0usize;
+    for c in inner.bytes().filter(|c| matches!(c, b'(' | b')')) {
+        if c == b'(' {
+            depth += 1;
+        } else {
+            depth = depth.checked_sub(1)?;
+        }
+    }
+    (opener == b'$' && depth == 0).then_some(inner)
 }
 
 /// Bytes taken from a `&str` at ASCII boundaries are UTF-8; bytes written
