@@ -128,13 +128,15 @@ impl DangerousCommands {
         if let Some(why) = too_long(line.len()) {
             return Some(why);
         }
-        checked::reset();
         if self.builtin_rules {
             if let Some(why) = fork_bomb(line) {
                 return Some(why);
             }
         }
-        self.parsed(line, 0)
+        checked::reset();
+        let why = self.parsed(line, 0);
+        checked::reset();
+        why
     }
 
     /// Checks a command given as argv (Codex's `["bash", "-lc", "…"]`).
@@ -148,7 +150,9 @@ impl DangerousCommands {
             words: argv.to_vec(),
             ..Command::default()
         };
-        self.script(&[vec![cmd]], 0)
+        let why = self.script(&[vec![cmd]], 0);
+        checked::reset();
+        why
     }
 
     /// Parses `text` found at `depth` and checks it, refusing what nests

@@ -21,9 +21,10 @@ thread_local! {
     static CLEAN: RefCell<(RandomState, Clean)> = RefCell::new((RandomState::new(), Clean::new()));
 }
 
-/// Forgets what an earlier check found.
+/// Forgets what a check found, and frees the memory it took: a guard in
+/// a long-lived process (`serve`) keeps nothing between events.
 pub(super) fn reset() {
-    CLEAN.with(|c| c.borrow_mut().1.clear());
+    CLEAN.with(|c| c.borrow_mut().1 = Clean::new());
 }
 
 /// Whether `text` was found harmless at `depth` or shallower: deeper, it
