@@ -167,6 +167,38 @@ fn text_that_only_mentions_danger_is_allowed() {
     }
 }
 
+/// Commands in conditions, in loop and case heads, in tests, and
+/// redirections of whole groups are all looked at.
+#[test]
+fn conditions_heads_and_group_redirections() {
+    let g = guard();
+    for (line, name) in [
+        ("if ! rm -rf /; then :; fi", "rm"),
+        ("while rm -rf /; do :; done", "rm"),
+        ("case $(rm -rf /) in esac", "rm"),
+        ("for x in $(rm -rf /); do :; done", "rm"),
+        ("select x in $(mkfs.ext4 /dev/sda); do :; done", "mkfs"),
+        ("[[ -n `rm -rf /` ]]", "rm"),
+        ("f() { :; } > /dev/sda", "/dev/sda"),
+        ("{ echo; } > /etc/passwd", "/etc/passwd"),
+        ("(echo) > /dev/sda", "/dev/sda"),
+        ("f() if true; then rm -rf /; fi", "rm"),
+        ("echo $(case x in (a) echo ) ;; esac; rm -rf /)", "rm"),
+        ("echo \"$(echo \")\"; rm -rf /)\"", "rm"),
+        ("case x in a) case y in b) rm -rf /;; esac;; esac", "rm"),
+        ("! ( { rm -rf /; } )", "rm"),
+    ] {
+        expect_deny(&g, line, name);
+    }
+    for line in [
+        "if true; then echo 'fi; rm -rf /'; fi",
+        "echo '$(rm -rf /)'",
+        "echo \")\" ; echo \"esac done fi\"",
+    ] {
+        expect_allow(&g, line);
+    }
+}
+
 /// A command named by a whole substitution runs the substitution's output:
 /// `bash -c "$(cat <<EOF …)"` runs the here-doc.
 #[test]

@@ -23,6 +23,7 @@ mod grammar;
 mod heredoc;
 mod lexer;
 mod quote;
+mod substitution;
 
 #[cfg(test)]
 mod tests;
