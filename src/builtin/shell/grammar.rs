@@ -140,8 +140,9 @@ impl Parser {
             return false;
         }
         if self.parens > 0 {
+            // `( … ) | sh`: the subshell's output goes on down the pipe.
             self.parens -= 1;
-            self.end();
+            self.end_command();
             return false;
         }
         true
@@ -199,7 +200,12 @@ impl Parser {
                 return;
             }
         }
-        self.end();
+        // `… | ( … )`: the subshell reads the pipe.
+        if self.cmd.words.is_empty() {
+            self.end_command();
+        } else {
+            self.end();
+        }
         self.parens += 1;
     }
 
@@ -289,6 +295,14 @@ impl Parser {
 
     /// The end of a pipeline.
     fn end(&mut self) {
+        self.end_command();
+        if !self.pipeline.is_empty() {
+            self.pipelines.push(std::mem::take(&mut self.pipeline));
+        }
+    }
+
+    /// The end of a command that a pipe may continue (a subshell's edge).
+    fn end_command(&mut self) {
         self.flush_cmd();
         self.redirect = None;
         self.coproc = false;
@@ -297,9 +311,6 @@ impl Parser {
             Expect::CaseWord | Expect::CaseIn | Expect::FunctionParens
         ) {
             self.expect = Expect::Normal;
-        }
-        if !self.pipeline.is_empty() {
-            self.pipelines.push(std::mem::take(&mut self.pipeline));
         }
     }
 
