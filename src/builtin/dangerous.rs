@@ -17,10 +17,36 @@ use super::tools::SHELL_TOOLS;
 use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 use crate::event::Event;
 
-/// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
+mod checked;
+mod sourced;
+
+use sourced::Sourced;
+
 /// How deep the guard follows shells in shells, `eval` and substitutions.
+/// Deeper text is denied, never allowed unseen.
 const MAX_NESTING: usize = 8;
 
+/// The longest command line analysed: far above any real one (Linux caps
+/// one argument at 128 KiB and a whole command line at 2 MiB), so only
+/// text crafted to exhaust the guard is denied for its size.
+pub const MAX_INPUT: usize = 16 << 20;
+
+fn too_long(len: usize) -> Option<String> {
+    (len > MAX_INPUT).then(|| {
+        format!(
+            "a command of {len} bytes is longer than the {} MiB the guard analyses",
+            MAX_INPUT >> 20
+        )
+    })
+}
+
+fn too_deep() -> String {
+    format!(
+        "commands nested more than {MAX_NESTING} levels deep (shells, `eval`, substitutions) are more than the guard analyses"
+    )
+}
+
+/// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
 const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
 ];
@@ -90,32 +116,67 @@ impl DangerousCommands {
     /// Why the command line is dangerous, or `None`.
     #[must_use]
     pub fn check(&self, line: &str) -> Option<String> {
+        if let Some(why) = too_long(line.len()) {
+            return Some(why);
+        }
         if self.builtin_rules {
             if let Some(why) = fork_bomb(line) {
                 return Some(why);
             }
         }
-        self.script(&shell::parse(line), 0)
+        checked::reset();
+        let why = self.parsed(line, 0);
+        checked::reset();
+        why
     }
 
     /// Checks a command given as argv (Codex's `["bash", "-lc", "…"]`).
     #[must_use]
     pub fn check_argv(&self, argv: &[String]) -> Option<String> {
+        if let Some(why) = too_long(argv.iter().map(|a| a.len() + 1).sum()) {
+            return Some(why);
+        }
+        checked::reset();
         let cmd = Command {
             words: argv.to_vec(),
             ..Command::default()
         };
-        self.script(&[vec![cmd]], 0)
+        let why = self.script(&[vec![cmd]], 0);
+        checked::reset();
+        why
+    }
+
+    /// Parses `text` found at `depth` and checks it, refusing what nests
+    /// deeper than the guard follows before looking into any of it.
+    /// Pipelines are checked as they are parsed, so memory holds one at
+    /// a time.
+    fn parsed(&self, text: &str, depth: usize) -> Option<String> {
+        let too_deep_at = |nesting: usize| depth.saturating_add(nesting) > MAX_NESTING;
+        let (found, nesting) = shell::each_pipeline(text, |pipeline, nesting| {
+            if too_deep_at(nesting) {
+                return Some(too_deep());
+            }
+            self.script(&[pipeline], depth)
+        });
+        // Text without a whole pipeline can still nest too deep (`$($(…`).
+        found.or_else(|| too_deep_at(nesting).then(too_deep))
     }
 
     fn script(&self, pipelines: &[Pipeline], depth: usize) -> Option<String> {
         if depth > MAX_NESTING {
-            // What the guard cannot look into is not trusted.
-            return Some(format!(
-                "commands nested more than {MAX_NESTING} levels deep (shells, `eval`, substitutions) are more than the guard analyses"
-            ));
+            return Some(too_deep());
         }
         for pipeline in pipelines {
+            for code in sourced::sourced(pipeline) {
+                let why = match code {
+                    Sourced::Text(text) => self.check_nested(text, depth),
+                    Sourced::Piped(s) if depth + 1 + s.nesting > MAX_NESTING => Some(too_deep()),
+                    Sourced::Piped(s) => self.script(&s.pipelines, depth + 1),
+                };
+                if why.is_some() {
+                    return why;
+                }
+            }
             if let Some(why) = self.pipeline(pipeline, depth) {
                 return Some(why);
             }
@@ -124,6 +185,10 @@ impl DangerousCommands {
     }
 
     fn pipeline(&self, pipeline: &Pipeline, depth: usize) -> Option<String> {
+        // Upstream commands already looked at for an earlier stage that
+        // runs its stdin: each is looked at once (`… | sh | sh | sh` would
+        // otherwise check the same text once per stage).
+        let mut seen = 0;
         for (i, cmd) in pipeline.iter().enumerate() {
             for sub in &cmd.substitutions {
                 if let Some(why) = self.check_nested(sub, depth) {
@@ -152,7 +217,8 @@ impl DangerousCommands {
                 return Some(why);
             }
             if self.builtin_rules && i > 0 && runs_stdin(&argv) {
-                let upstream = &pipeline[..i];
+                let upstream = pipeline.get(seen..i).unwrap_or_default();
+                seen = i;
                 if let Some(d) = upstream.iter().map(|c| unwrap(&c.words)).find(|a| {
                     a.first()
                         .is_some_and(|p| DOWNLOADERS.contains(&program(p).as_str()))
@@ -221,7 +287,14 @@ impl DangerousCommands {
     }
 
     fn check_nested(&self, text: &str, depth: usize) -> Option<String> {
-        self.script(&shell::parse(text), depth + 1)
+        if checked::is_clean(text, depth + 1) {
+            return None;
+        }
+        let why = self.parsed(text, depth + 1);
+        if why.is_none() {
+            checked::mark_clean(text, depth + 1);
+        }
+        why
     }
 
     fn command(&self, argv: &[String], cmd: &Command, depth: usize) -> Option<String> {
@@ -303,24 +376,32 @@ impl DangerousCommands {
     }
 }
 
-/// The script of `sh -c SCRIPT` (options may be clustered: `-lc`, `-euc`).
+/// The script of `sh -c SCRIPT`: options may come before and after `-c`,
+/// be clustered (`-lc`, `-euc`), take a value (`-o pipefail`, `+O
+/// extglob`, `--rcfile F`), and `--` ends them.
 fn dash_c_script(args: &[String]) -> Option<String> {
-    let mut saw_c = false;
-    for a in args {
-        if saw_c {
-            return Some(a.clone());
-        }
-        if a.starts_with('-') && !a.starts_with("--") && a.contains('c') {
-            saw_c = true;
-        } else if !a.starts_with('-') && !a.starts_with('+') {
-            return None;
+    let (mut saw_c, mut skip_value) = (false, false);
+    let mut operands = args.iter();
+    for a in operands.by_ref() {
+        if skip_value {
+            skip_value = false;
+        } else if a == "--" || a == "-" {
+            break;
+        } else if let Some(long) = a.strip_prefix("--") {
+            skip_value = matches!(long, "rcfile" | "init-file");
+        } else if let Some(flags) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) {
+            saw_c |= a.starts_with('-') && flags.contains('c');
+            skip_value = flags.contains(['o', 'O']);
+        } else {
+            return saw_c.then(|| a.clone());
         }
     }
-    None
+    operands.next().filter(|_| saw_c).cloned()
 }
 
 /// Whether a command runs code read from its stdin (`sh`, `sudo bash -s`,
-/// `python3`, `python3 -`), as the last stage of a pipeline does.
+/// `python3`, `python3 -`, `source /dev/stdin`), as the last stage of a
+/// pipeline does.
 fn runs_stdin(argv: &[String]) -> bool {
     let Some(first) = argv.first() else {
         return false;
@@ -328,6 +409,9 @@ fn runs_stdin(argv: &[String]) -> bool {
     let prog = program(first);
     if SHELLS.contains(&prog.as_str()) {
         return dash_c_script(&argv[1..]).is_none();
+    }
+    if matches!(first.as_str(), "source" | ".") {
+        return argv.get(1).is_some_and(|f| sourced::is_stdin(f));
     }
     INTERPRETERS.contains(&prog.as_str())
         && argv[1..]

@@ -1,0 +1,31 @@
+//! What the parser gives guards: simple commands, grouped in pipelines.
+
+/// One simple command: its words (quotes removed), redirections, and the
+/// bodies of the command substitutions that appear in its words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Command {
+    pub words: Vec<String>,
+    /// `(operator, target)`, e.g. `(">", "/etc/passwd")`.
+    pub redirects: Vec<(String, String)>,
+    /// Bodies of `$(…)`, `` `…` ``, `<(…)` and `>(…)` in this command
+    /// (including in words that are not arguments: `for x in $(…)`,
+    /// `case $(…) in`, `[[ $(…) ]]`).
+    pub substitutions: Vec<String>,
+    /// What this command reads on stdin from the script itself: here-doc
+    /// bodies (`<<EOF` … `EOF`) and here-strings (`<<< text`). Data, unless
+    /// the command is a shell or an interpreter.
+    pub here: Vec<String>,
+}
+
+/// Commands joined by `|`.
+pub type Pipeline = Vec<Command>;
+
+/// A parsed command line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Script {
+    pub pipelines: Vec<Pipeline>,
+    /// How deep substitutions nest in the text (`$(a $(b))` is 2), or more
+    /// than `MAX_SUBSTITUTION_DEPTH` when they nest deeper than the lexer
+    /// follows.
+    pub nesting: usize,
+}

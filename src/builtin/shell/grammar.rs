@@ -1,0 +1,329 @@
+//! The structure around simple commands, dissolved: reserved words in
+//! command position (`if then elif else fi while until do done { } !
+//! time coproc`) only start the next command; the heads of `for`/`select`
+//! (`for NAME in WORDS`), of `case WORD in`, case patterns (`pat)`,
+//! `(a|b)`), `[[ … ]]` tests and function names (`f ()`, `function f`)
+//! are not commands, but the substitutions in them are kept. One loop with
+//! a stack of open `case`s: no recursion, whatever the nesting, except
+//! into substitutions (bounded by the lexer).
+
+use super::command::{Command, Pipeline};
+use super::heredoc;
+use super::lexer::{Lexer, Sep, Token, Word};
+
+/// What the next word is, when it is not an ordinary word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Normal,
+    /// After `for`/`select`: the loop variable.
+    LoopName,
+    /// After the loop variable: `in`, or the body.
+    LoopIn,
+    /// The words after `in`, up to the separator.
+    LoopWords,
+    /// After `case`: the word matched.
+    CaseWord,
+    /// After the case word: `in`.
+    CaseIn,
+    /// After `function`: the name.
+    FunctionName,
+    /// After a function name: the optional `()`.
+    FunctionParens,
+    /// After `NAME (`: the `)`.
+    CloseParens,
+    /// Inside `[[ … ]]`.
+    Test,
+    /// After `time`: its options.
+    TimeOptions,
+}
+
+/// Where an open `case` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Pattern,
+    Body,
+}
+
+struct Parser {
+    pipelines: Vec<Pipeline>,
+    pipeline: Pipeline,
+    cmd: Command,
+    redirect: Option<String>,
+    expect: Expect,
+    cases: Vec<Case>,
+    /// Open subshell parentheses in this script.
+    parens: usize,
+    /// After `coproc`: its first word may be the coprocess's name.
+    coproc: bool,
+    /// Inside a substitution nothing is kept: its body is parsed again
+    /// when a guard looks into it.
+    keep: bool,
+}
+
+/// Parses a whole script, handing each pipeline to `f` as soon as it is
+/// complete, with how deep substitutions nested in the text read so far;
+/// stops at the first `Some`. Only one pipeline is held at a time.
+pub(super) fn script<T>(
+    lx: &mut Lexer<'_>,
+    mut f: impl FnMut(Pipeline, usize) -> Option<T>,
+) -> Option<T> {
+    let mut p = Parser::new(true);
+    while let Some(token) = lx.token() {
+        if let Token::RParen = token
+            && p.close_paren()
+        {
+            // A stray `)`: ends the command, as a separator would.
+            p.end();
+        } else {
+            p.token(lx, token);
+        }
+        for pipeline in std::mem::take(&mut p.pipelines) {
+            if let Some(t) = f(pipeline, lx.nesting()) {
+                return Some(t);
+            }
+        }
+    }
+    p.finish()
+        .into_iter()
+        .find_map(|pipeline| f(pipeline, lx.nesting()))
+}
+
+/// The inside of a substitution, up to the `)` that closes it (consumed).
+/// Returns where the body ends.
+pub(super) fn nested(lx: &mut Lexer<'_>) -> usize {
+    let mut p = Parser::new(false);
+    while let Some(token) = lx.token() {
+        if let Token::RParen = token
+            && p.close_paren()
+        {
+            return lx.i - 1;
+        }
+        p.token(lx, token);
+    }
+    lx.len()
+}
+
+/// Reserved words that only start the next command.
+const KEYWORDS: &[&str] = &[
+    "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "{", "}", "!", "esac",
+];
+
+impl Parser {
+    fn new(keep: bool) -> Self {
+        Parser {
+            pipelines: Vec::new(),
+            pipeline: Vec::new(),
+            cmd: Command::default(),
+            redirect: None,
+            expect: Expect::Normal,
+            cases: Vec::new(),
+            parens: 0,
+            coproc: false,
+            keep,
+        }
+    }
+
+    /// Handles a `)`; true when it closes nothing open here (the
+    /// substitution's end, or a stray one).
+    fn close_paren(&mut self) -> bool {
+        if self.expect == Expect::CloseParens {
+            self.expect = Expect::Normal;
+            return false;
+        }
+        if self.expect == Expect::Test {
+            return false;
+        }
+        if let Some(top) = self.cases.last_mut()
+            && *top == Case::Pattern
+        {
+            *top = Case::Body;
+            return false;
+        }
+        if self.parens > 0 {
+            // `( … ) | sh`: the subshell's output goes on down the pipe.
+            self.parens -= 1;
+            self.end_command();
+            return false;
+        }
+        true
+    }
+
+    fn token(&mut self, lx: &mut Lexer<'_>, token: Token) {
+        match token {
+            Token::Word(w) => self.word(lx, w),
+            Token::Redirect(op) => {
+                if self.expect != Expect::Test {
+                    self.redirect = Some(op);
+                }
+            }
+            Token::Pipe => {
+                if !self.in_pattern() && self.expect != Expect::Test {
+                    self.flush_cmd();
+                }
+            }
+            Token::Sep(sep) => {
+                if self.expect == Expect::Test && sep == Sep::AndOr {
+                    return;
+                }
+                if sep == Sep::Newline && (self.in_pattern() || self.expect == Expect::CaseIn) {
+                    return;
+                }
+                self.end();
+            }
+            Token::CaseEnd => {
+                self.end();
+                if let Some(top) = self.cases.last_mut() {
+                    *top = Case::Pattern;
+                }
+            }
+            Token::LParen => self.open_paren(),
+            Token::RParen => {}
+        }
+    }
+
+    fn open_paren(&mut self) {
+        if self.in_pattern() || self.expect == Expect::Test {
+            return;
+        }
+        if self.expect == Expect::FunctionParens {
+            self.expect = Expect::CloseParens;
+            return;
+        }
+        // `NAME ( )`: a function definition, its name is not a command;
+        // `coproc NAME ( … )`: the name of a coprocess.
+        if self.cmd.words.len() == 1 && self.redirect.is_none() {
+            self.cmd.words.clear();
+            if self.coproc {
+                self.coproc = false;
+            } else {
+                self.expect = Expect::CloseParens;
+                return;
+            }
+        }
+        // `… | ( … )`: the subshell reads the pipe.
+        if self.cmd.words.is_empty() {
+            self.end_command();
+        } else {
+            self.end();
+        }
+        self.parens += 1;
+    }
+
+    fn in_pattern(&self) -> bool {
+        self.cases.last() == Some(&Case::Pattern) && self.expect == Expect::Normal
+    }
+
+    fn word(&mut self, lx: &mut Lexer<'_>, w: Word) {
+        let Word { text, subs, quoted } = w;
+        self.cmd.substitutions.extend(subs);
+        if let Some(op) = self.redirect.take() {
+            match op.as_str() {
+                "<<" | "<<-" => {
+                    let body = heredoc::body(lx, &text, op == "<<-");
+                    self.cmd.here.push(body);
+                }
+                "<<<" => self.cmd.here.push(text),
+                _ => self.cmd.redirects.push((op, text)),
+            }
+            return;
+        }
+        let reserved = !quoted && self.cmd.words.is_empty();
+        match self.expect {
+            Expect::LoopName => self.expect = Expect::LoopIn,
+            Expect::LoopIn if !quoted && text == "in" => self.expect = Expect::LoopWords,
+            Expect::LoopWords => {}
+            Expect::CaseWord => self.expect = Expect::CaseIn,
+            Expect::CaseIn => {
+                self.expect = Expect::Normal;
+                self.cases.push(Case::Pattern);
+            }
+            Expect::FunctionName => self.expect = Expect::FunctionParens,
+            Expect::Test => {
+                if !quoted && text == "]]" {
+                    self.expect = Expect::Normal;
+                }
+            }
+            Expect::TimeOptions if !quoted && (text == "-p" || text == "--") => {}
+            // Any other option is not bash's `time` keyword's: read the line
+            // as the `time` program (`time -f %e -o out cmd`), which the
+            // wrapper table sees through.
+            Expect::TimeOptions if !quoted && text.starts_with('-') => {
+                self.expect = Expect::Normal;
+                self.cmd.words.push("time".to_owned());
+                self.cmd.words.push(text);
+            }
+            _ if self.in_pattern() => {
+                if reserved && text == "esac" {
+                    self.cases.pop();
+                }
+            }
+            _ => {
+                self.expect = Expect::Normal;
+                if reserved {
+                    self.reserved(text);
+                } else if self.coproc && !quoted && self.cmd.words.len() == 1 && text == "{" {
+                    // `coproc NAME { …; }`: NAME names the coprocess.
+                    self.coproc = false;
+                    self.cmd.words.clear();
+                } else {
+                    self.cmd.words.push(text);
+                }
+            }
+        }
+    }
+
+    /// A word in command position.
+    fn reserved(&mut self, text: String) {
+        match text.as_str() {
+            "for" | "select" => self.expect = Expect::LoopName,
+            "case" => self.expect = Expect::CaseWord,
+            "function" => self.expect = Expect::FunctionName,
+            "[[" => self.expect = Expect::Test,
+            "time" => self.expect = Expect::TimeOptions,
+            "coproc" => self.coproc = true,
+            "esac" => {
+                self.cases.pop();
+            }
+            k if KEYWORDS.contains(&k) => {}
+            _ => self.cmd.words.push(text),
+        }
+    }
+
+    fn flush_cmd(&mut self) {
+        let c = std::mem::take(&mut self.cmd);
+        if self.keep
+            && (!c.words.is_empty()
+                || !c.redirects.is_empty()
+                || !c.substitutions.is_empty()
+                || !c.here.is_empty())
+        {
+            self.pipeline.push(c);
+        }
+    }
+
+    /// The end of a pipeline.
+    fn end(&mut self) {
+        self.end_command();
+        if !self.pipeline.is_empty() {
+            self.pipelines.push(std::mem::take(&mut self.pipeline));
+        }
+    }
+
+    /// The end of a command that a pipe may continue (a subshell's edge).
+    fn end_command(&mut self) {
+        self.flush_cmd();
+        self.redirect = None;
+        self.coproc = false;
+        if !matches!(
+            self.expect,
+            Expect::CaseWord | Expect::CaseIn | Expect::FunctionParens
+        ) {
+            self.expect = Expect::Normal;
+        }
+    }
+
+    fn finish(mut self) -> Vec<Pipeline> {
+        self.end();
+        self.pipelines
+    }
+}

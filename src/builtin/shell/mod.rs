@@ -1,0 +1,80 @@
+//! A small shell parser for guard rules: enough of bash to see which
+//! commands a command line runs — words with their quotes removed (every
+//! quoting form, `$'…'` escapes, backslash-newline), the separators `;`
+//! `&&` `||` `|` `&` and newlines, redirections, here-docs, the bodies of
+//! `$(…)`, backticks and `<(…)`, and the structure around commands
+//! (`if`/`while`/`until`/`for`/`select`/`case`, `{ …; }`, subshells,
+//! function definitions in every syntax, `!`, `time`, `coproc`, `[[ … ]]`)
+//! — so rules look at commands, not at text (`echo "rm -rf /"` runs
+//! `echo`, and `if true; then rm -rf /; fi` runs `rm`).
+//!
+//! Why not a bash parser crate: see the comment in Cargo.toml. In short, a
+//! guard needs a parser that never fails (unbalanced quotes or a missing
+//! `fi` end at the end of the input, and every command it can make out is
+//! still seen), never recurses without bound, and costs time and memory
+//! linear in the input.
+//!
+//! The result is flat: compound commands are dissolved into the simple
+//! commands they run, in order. A guard that judges each command needs no
+//! more, because every command in a branch, loop or function body may run.
+
+mod command;
+mod grammar;
+mod heredoc;
+mod lexer;
+mod quote;
+mod substitution;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::Cell;
+
+pub use command::{Command, Pipeline, Script};
+pub use lexer::MAX_SUBSTITUTION_DEPTH;
+
+thread_local! {
+    static WORK: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Splits a command line into pipelines of simple commands.
+#[must_use]
+pub fn parse(src: &str) -> Vec<Pipeline> {
+    parse_script(src).pipelines
+}
+
+/// As `parse`, with how deep substitutions nest.
+#[must_use]
+pub fn parse_script(src: &str) -> Script {
+    let mut pipelines = Vec::new();
+    let (_, nesting): (Option<()>, _) = each_pipeline(src, |pipeline, _| {
+        pipelines.push(pipeline);
+        None
+    });
+    Script { pipelines, nesting }
+}
+
+/// Parses `src`, handing each pipeline to `f` as soon as it is complete
+/// (with how deep substitutions nested in the text read so far), and stops
+/// at the first `Some`; returns it and how deep substitutions nested in
+/// the text read. Holds one pipeline at a time, so a long script costs
+/// memory for its longest pipeline, not for all of them.
+pub fn each_pipeline<T>(
+    src: &str,
+    f: impl FnMut(Pipeline, usize) -> Option<T>,
+) -> (Option<T>, usize) {
+    let mut lexer = lexer::Lexer::new(src, grammar::nested);
+    let found = grammar::script(&mut lexer, f);
+    let steps = lexer.steps();
+    WORK.with(|w| w.set(w.get().saturating_add(steps)));
+    (found, lexer.nesting())
+}
+
+/// The lexing work done on this thread so far: characters visited, counting
+/// a character each time it is visited (here-doc bodies are scanned once to
+/// find their end and skipped again). Tests of bounded cost read it before
+/// and after an analysis.
+#[must_use]
+pub fn work() -> u64 {
+    WORK.with(Cell::get)
+}
