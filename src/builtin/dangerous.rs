@@ -357,6 +357,15 @@ impl DangerousCommands {
                 }
             }
         }
+        // `alias x='rm -rf /'`: an alias's value is code the shell runs
+        // where the alias is used.
+        if prog == "alias" {
+            for value in args.iter().filter_map(|a| a.split_once('=').map(|(_, v)| v)) {
+                if let Some(why) = self.check_nested(value, depth) {
+                    return Some(format!("an alias runs a command: {why}"));
+                }
+            }
+        }
         if self.builtin_rules
             && INTERPRETERS.contains(&prog.as_str())
             && let Some(why) = self.inline_code(&prog, args, cmd, depth)

@@ -11,7 +11,7 @@
 
 use super::argv::{self, Spec};
 use super::shell;
-use super::targets::{account_file, catastrophic, device_target, root_like};
+use super::targets::{account_file, catastrophic, device_target, normal, root_like};
 use super::wrappers::{program, unwrap};
 use super::writes::{account_file_write, dd};
 
@@ -64,7 +64,8 @@ pub(super) fn rules(first: &str, args: &[String]) -> Option<String> {
     }
     let prog = program(first);
     match prog.as_str() {
-        "rm" => rm(args),
+        "rm" => rm(args).or_else(|| account_file_write("rm", args)),
+        "perl" | "ruby" => in_place_edit(&prog, args),
         p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" || p == "wipefs" => {
             Some(format!("`{p}` formats a file system"))
         }
@@ -117,6 +118,50 @@ fn rm(args: &[String]) -> Option<String> {
     let recursive = a.has('r', "recursive") || a.has('R', "");
     let target = a.operands.iter().find(|o| catastrophic(o))?;
     recursive.then(|| format!("`rm` recursively deletes `{target}`"))
+}
+
+/// `perl -pi -e CODE FILE…`, `ruby -i -pe CODE FILE…`: the files are
+/// edited in place, so an account file among them is overwritten.
+fn in_place_edit(prog: &str, args: &[String]) -> Option<String> {
+    let mut in_place = false;
+    let mut files = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        match a.strip_prefix('-') {
+            Some("-") => {
+                files.extend(args[i..].iter().cloned());
+                break;
+            }
+            Some(flags) if !flags.is_empty() => {
+                // A cluster: `-pi.bak`, `-i`, `-pie CODE`. The value of
+                // `-e`/`-E`/`-I`/`-M`/`-r` is glued or the next word.
+                for (at, c) in flags.char_indices() {
+                    match c {
+                        'i' => {
+                            in_place = true;
+                            break; // the rest is the backup suffix
+                        }
+                        'e' | 'E' | 'I' | 'M' | 'm' | 'r' | 'C' | 'x' | 'l' | '0' => {
+                            if at + c.len_utf8() == flags.len()
+                                && matches!(c, 'e' | 'E' | 'I' | 'r' | 'C')
+                            {
+                                i += 1;
+                            }
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => files.push(a.clone()),
+        }
+    }
+    if !in_place {
+        return None;
+    }
+    let target = files.iter().find(|f| account_file(f))?;
+    Some(format!("`{prog} -i` overwrites `{}`", normal(target)))
 }
 
 /// `chmod -w`, `chmod -rwx`: a mode, not options.

@@ -96,8 +96,13 @@ pub(super) fn without_dot_dot(t: &str) -> String {
 /// Targets whose recursive deletion wrecks a system or a home.
 pub(super) fn catastrophic(target: &str) -> bool {
     let t = normal(target);
-    let base = t.strip_suffix("/*").unwrap_or(&t);
-    if matches!(base, "/" | "." | ".." | "*" | "/.." | "")
+    // `DIR/*` and `DIR/.*` (every dot file: `~/.*` is `.ssh`, `.config`, …)
+    // delete what DIR holds.
+    let base = t
+        .strip_suffix("/*")
+        .or_else(|| t.strip_suffix("/.*"))
+        .unwrap_or(&t);
+    if matches!(base, "/" | "." | ".." | "*" | ".*" | "/.." | "")
         || is_home(base)
         || (t == "/*")
         || SYSTEM_DIRS.contains(&base)

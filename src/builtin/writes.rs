@@ -55,6 +55,14 @@ const SED: Spec = Spec {
     permute: true,
 };
 
+/// Options without values (`rm -f`, `unlink`): everything else is an operand.
+const FLAGS: Spec = Spec {
+    short_value: "",
+    short_optional: "",
+    long: &[("interactive", false), ("one-file-system", false)],
+    permute: true,
+};
+
 const SIZED: Spec = Spec {
     short_value: "srn",
     short_optional: "",
@@ -97,25 +105,48 @@ pub(super) fn dd(args: &[String]) -> Option<String> {
     account_file(of).then(|| format!("`dd` overwrites `{of}`"))
 }
 
-/// Overwriting, truncating or replacing an account file.
+/// Overwriting, truncating, replacing or removing an account file, and
+/// copying or teeing onto a device.
 pub(super) fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
-    let targets = match prog {
+    // What the tool writes, and what it removes.
+    let (written, removed): (Vec<String>, Vec<String>) = match prog {
         // Only the destination matters: copying *from* /etc/passwd is fine.
-        "cp" | "mv" | "install" | "ln" | "rsync" => destinations(&argv::parse(&COPY, args)),
+        "cp" | "install" | "ln" | "rsync" => (destinations(&argv::parse(&COPY, args)), Vec::new()),
+        // Moving an account file away removes it as surely as `rm`.
+        "mv" => {
+            let a = argv::parse(&COPY, args);
+            let sources = match a.value('t', "target-directory") {
+                Some(_) => a.operands.clone(),
+                None => a
+                    .operands
+                    .split_last()
+                    .map(|(_, s)| s.to_vec())
+                    .unwrap_or_default(),
+            };
+            (destinations(&a), sources)
+        }
+        "rm" | "unlink" => (Vec::new(), argv::parse(&FLAGS, args).operands),
         "sed" => {
             let a = argv::parse(&SED, args);
             if !a.has('i', "in-place") {
                 return None;
             }
             let script_given = a.has('e', "expression") || a.has('f', "file");
-            a.operands
-                .into_iter()
-                .skip(usize::from(!script_given))
-                .collect()
+            let files = a.operands.into_iter().skip(usize::from(!script_given));
+            (files.collect(), Vec::new())
         }
-        _ => argv::parse(&SIZED, args).operands,
+        _ => (argv::parse(&SIZED, args).operands, Vec::new()),
     };
-    let target = targets.iter().find(|t| account_file(t))?;
+    if matches!(prog, "cp" | "mv" | "install" | "rsync" | "tee") {
+        let who = format!("`{prog}`");
+        if let Some(why) = written.iter().find_map(|t| device_target(t, &who)) {
+            return Some(why);
+        }
+    }
+    if let Some(t) = removed.iter().find(|t| account_file(t)) {
+        return Some(format!("`{prog}` removes `{}`", normal(t)));
+    }
+    let target = written.iter().find(|t| account_file(t))?;
     Some(format!("`{prog}` overwrites `{}`", normal(target)))
 }
 

@@ -21,6 +21,7 @@ mod guard_args;
 mod guard_categories;
 mod guard_cost;
 mod guard_paths_shell;
+mod guard_removals;
 mod guard_structure;
 mod json_answers;
 mod merge;
