@@ -9,7 +9,7 @@
 //! denies a recursive delete of the root whatever the flags, and any
 //! `--no-preserve-root` (its only use is to delete `/`).
 
-use super::argv::{self, Spec};
+use super::argv::{self, Spec, Takes};
 use super::shell;
 use super::targets::{account_file, catastrophic, device_target, normal, root_like};
 use super::wrappers::{program, unwrap};
@@ -19,14 +19,14 @@ pub(super) const RM: Spec = Spec {
     short_value: "",
     short_optional: "",
     long: &[
-        ("recursive", false),
-        ("force", false),
-        ("interactive", false),
-        ("one-file-system", false),
-        ("no-preserve-root", false),
-        ("preserve-root", false),
-        ("dir", false),
-        ("verbose", false),
+        ("recursive", Takes::Nothing),
+        ("force", Takes::Nothing),
+        ("interactive", Takes::Nothing),
+        ("one-file-system", Takes::Nothing),
+        ("no-preserve-root", Takes::Nothing),
+        ("preserve-root", Takes::Nothing),
+        ("dir", Takes::Nothing),
+        ("verbose", Takes::Nothing),
     ],
     permute: true,
 };
@@ -35,17 +35,17 @@ const PERMISSIONS: Spec = Spec {
     short_value: "",
     short_optional: "",
     long: &[
-        ("recursive", false),
-        ("reference", true),
-        ("from", true),
-        ("changes", false),
-        ("silent", false),
-        ("quiet", false),
-        ("verbose", false),
-        ("dereference", false),
-        ("no-dereference", false),
-        ("preserve-root", false),
-        ("no-preserve-root", false),
+        ("recursive", Takes::Nothing),
+        ("reference", Takes::Value),
+        ("from", Takes::Value),
+        ("changes", Takes::Nothing),
+        ("silent", Takes::Nothing),
+        ("quiet", Takes::Nothing),
+        ("verbose", Takes::Nothing),
+        ("no-preserve-root", Takes::Nothing),
+        ("dereference", Takes::Nothing),
+        ("no-dereference", Takes::Nothing),
+        ("preserve-root", Takes::Nothing),
     ],
     permute: true,
 };

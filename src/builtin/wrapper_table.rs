@@ -3,7 +3,7 @@
 //! `sudo rm`), the operands it reads before the command, and what it runs.
 //! `wrappers.rs` reads this table; a new wrapper is one more row.
 
-use super::argv::Spec;
+use super::argv::{Spec, Takes};
 
 /// What a wrapper runs, once its options and leading operands are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,10 @@ pub(super) struct Wrapper {
     pub shell_default: bool,
 }
 
-pub(super) const fn spec(short_value: &'static str, long: &'static [(&'static str, bool)]) -> Spec {
+pub(super) const fn spec(
+    short_value: &'static str,
+    long: &'static [(&'static str, Takes)],
+) -> Spec {
     Spec {
         short_value,
         short_optional: "",
@@ -66,18 +69,18 @@ pub(super) const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
     }
 }
 
-const SU_LONG: &[(&str, bool)] = &[
-    ("command", true),
-    ("session-command", true),
-    ("shell", true),
-    ("group", true),
-    ("supp-group", true),
-    ("whitelist-environment", true),
-    ("login", false),
-    ("preserve-environment", false),
-    ("pty", false),
-    ("fast", false),
-    ("user", true),
+const SU_LONG: &[(&str, Takes)] = &[
+    ("command", Takes::Value),
+    ("session-command", Takes::Value),
+    ("shell", Takes::Value),
+    ("group", Takes::Value),
+    ("supp-group", Takes::Value),
+    ("whitelist-environment", Takes::Value),
+    ("login", Takes::Nothing),
+    ("preserve-environment", Takes::Nothing),
+    ("pty", Takes::Nothing),
+    ("fast", Takes::Nothing),
+    ("user", Takes::Value),
 ];
 
 /// Privilege, environment and scheduling wrappers; the others are in
@@ -100,29 +103,29 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             spec(
                 "ugCDhprtUT",
                 &[
-                    ("user", true),
-                    ("group", true),
-                    ("close-from", true),
-                    ("chdir", true),
-                    ("host", true),
-                    ("prompt", true),
-                    ("role", true),
-                    ("type", true),
-                    ("other-user", true),
-                    ("command-timeout", true),
-                    ("chroot", true),
-                    ("login", false),
-                    ("shell", false),
-                    ("list", false),
-                    ("edit", false),
-                    ("validate", false),
-                    ("preserve-env", false),
-                    ("non-interactive", false),
-                    ("background", false),
-                    ("remove-timestamp", false),
-                    ("reset-timestamp", false),
-                    ("set-home", false),
-                    ("stdin", false),
+                    ("user", Takes::Value),
+                    ("group", Takes::Value),
+                    ("close-from", Takes::Value),
+                    ("chdir", Takes::Value),
+                    ("host", Takes::Value),
+                    ("prompt", Takes::Value),
+                    ("role", Takes::Value),
+                    ("type", Takes::Value),
+                    ("other-user", Takes::Value),
+                    ("command-timeout", Takes::Value),
+                    ("chroot", Takes::Value),
+                    ("login", Takes::Nothing),
+                    ("shell", Takes::Nothing),
+                    ("list", Takes::Nothing),
+                    ("edit", Takes::Nothing),
+                    ("validate", Takes::Nothing),
+                    ("preserve-env", Takes::Nothing),
+                    ("non-interactive", Takes::Nothing),
+                    ("background", Takes::Nothing),
+                    ("remove-timestamp", Takes::Nothing),
+                    ("reset-timestamp", Takes::Nothing),
+                    ("set-home", Takes::Nothing),
+                    ("stdin", Takes::Nothing),
                 ],
             ),
         )
@@ -151,31 +154,31 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             spec(
                 "uCSaP",
                 &[
-                    ("unset", true),
-                    ("chdir", true),
-                    ("split-string", true),
-                    ("argv0", true),
-                    ("ignore-environment", false),
-                    ("null", false),
-                    ("debug", false),
-                    ("default-signal", false),
-                    ("ignore-signal", false),
-                    ("block-signal", false),
+                    ("unset", Takes::Value),
+                    ("chdir", Takes::Value),
+                    ("split-string", Takes::Value),
+                    ("argv0", Takes::Value),
+                    ("ignore-environment", Takes::Nothing),
+                    ("null", Takes::Nothing),
+                    ("debug", Takes::Nothing),
+                    ("default-signal", Takes::Nothing),
+                    ("ignore-signal", Takes::Nothing),
+                    ("block-signal", Takes::Nothing),
                 ],
             ),
         )
     },
-    run(&["nice"], spec("n", &[("adjustment", true)])),
+    run(&["nice"], spec("n", &[("adjustment", Takes::Value)])),
     run(
         &["ionice"],
         spec(
             "cnpPu",
             &[
-                ("class", true),
-                ("classdata", true),
-                ("pid", true),
-                ("pgid", true),
-                ("uid", true),
+                ("class", Takes::Value),
+                ("classdata", Takes::Value),
+                ("pid", Takes::Value),
+                ("pgid", Takes::Value),
+                ("uid", Takes::Value),
             ],
         ),
     ),
@@ -186,11 +189,11 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             spec(
                 "sk",
                 &[
-                    ("signal", true),
-                    ("kill-after", true),
-                    ("foreground", false),
-                    ("preserve-status", false),
-                    ("verbose", false),
+                    ("signal", Takes::Value),
+                    ("kill-after", Takes::Value),
+                    ("foreground", Takes::Nothing),
+                    ("preserve-status", Takes::Nothing),
+                    ("verbose", Takes::Nothing),
                 ],
             ),
         )
@@ -203,16 +206,34 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
         &["time"],
         spec(
             "fo",
-            &[("format", true), ("output", true), ("append", false)],
+            &[
+                ("format", Takes::Value),
+                ("output", Takes::Value),
+                ("append", Takes::Nothing),
+            ],
         ),
     ),
     run(
         &["stdbuf"],
-        spec("ioe", &[("input", true), ("output", true), ("error", true)]),
+        spec(
+            "ioe",
+            &[
+                ("input", Takes::Value),
+                ("output", Takes::Value),
+                ("error", Takes::Value),
+            ],
+        ),
     ),
     run(
         &["setsid"],
-        spec("", &[("ctty", false), ("fork", false), ("wait", false)]),
+        spec(
+            "",
+            &[
+                ("ctty", Takes::Nothing),
+                ("fork", Takes::Nothing),
+                ("wait", Takes::Nothing),
+            ],
+        ),
     ),
     Wrapper {
         skip: 1,
@@ -222,15 +243,15 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             spec(
                 "wEc",
                 &[
-                    ("timeout", true),
-                    ("wait", true),
-                    ("conflict-exit-code", true),
-                    ("command", true),
-                    ("shared", false),
-                    ("exclusive", false),
-                    ("nonblock", false),
-                    ("close", false),
-                    ("no-fork", false),
+                    ("timeout", Takes::Value),
+                    ("wait", Takes::Value),
+                    ("conflict-exit-code", Takes::Value),
+                    ("command", Takes::Value),
+                    ("shared", Takes::Nothing),
+                    ("exclusive", Takes::Nothing),
+                    ("nonblock", Takes::Nothing),
+                    ("close", Takes::Nothing),
+                    ("no-fork", Takes::Nothing),
                 ],
             ),
         )
@@ -242,7 +263,11 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             &["chroot"],
             spec(
                 "",
-                &[("userspec", true), ("groups", true), ("skip-chdir", false)],
+                &[
+                    ("userspec", Takes::Value),
+                    ("groups", Takes::Value),
+                    ("skip-chdir", Takes::Nothing),
+                ],
             ),
         )
     },
@@ -250,7 +275,7 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
         shell_default: true,
         ..run(
             &["unshare", "nsenter", "pkexec"],
-            spec("SGRwtu", &[("user", true)]),
+            spec("SGRwtu", &[("user", Takes::Value)]),
         )
     },
     Wrapper {
@@ -261,13 +286,13 @@ pub(super) static WRAPPERS: &[Wrapper] = &[
             spec(
                 "cEIOBTm",
                 &[
-                    ("command", true),
-                    ("echo", true),
-                    ("log-in", true),
-                    ("log-out", true),
-                    ("log-io", true),
-                    ("log-timing", true),
-                    ("logging-format", true),
+                    ("command", Takes::Value),
+                    ("echo", Takes::Value),
+                    ("log-in", Takes::Value),
+                    ("log-out", Takes::Value),
+                    ("log-io", Takes::Value),
+                    ("log-timing", Takes::Value),
+                    ("logging-format", Takes::Value),
                 ],
             ),
         )

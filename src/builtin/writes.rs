@@ -5,7 +5,7 @@
 //! worked out as the tool does: the last operand, a directory it names
 //! (`cp passwd /etc/`), or `-t DIR` / `--target-directory=DIR`.
 
-use super::argv::{self, Spec};
+use super::argv::{self, Spec, Takes};
 use super::shell::Command;
 use super::targets::{account_file, device_target, normal};
 
@@ -22,18 +22,18 @@ const COPY: Spec = Spec {
     short_value: "tSgmo",
     short_optional: "",
     long: &[
-        ("target-directory", true),
-        ("suffix", true),
-        ("group", true),
-        ("mode", true),
-        ("owner", true),
-        ("strip-program", true),
-        ("no-target-directory", false),
-        ("backup", false),
-        ("recursive", false),
-        ("force", false),
-        ("archive", false),
-        ("symbolic", false),
+        ("target-directory", Takes::Value),
+        ("suffix", Takes::Value),
+        ("group", Takes::Value),
+        ("mode", Takes::Value),
+        ("owner", Takes::Value),
+        ("strip-program", Takes::Value),
+        ("no-target-directory", Takes::Nothing),
+        ("backup", Takes::Nothing),
+        ("recursive", Takes::Nothing),
+        ("force", Takes::Nothing),
+        ("archive", Takes::Nothing),
+        ("symbolic", Takes::Nothing),
     ],
     permute: true,
 };
@@ -42,15 +42,15 @@ const SED: Spec = Spec {
     short_value: "efl",
     short_optional: "i",
     long: &[
-        ("expression", true),
-        ("file", true),
-        ("line-length", true),
-        ("in-place", false),
-        ("regexp-extended", false),
-        ("separate", false),
-        ("null-data", false),
-        ("quiet", false),
-        ("silent", false),
+        ("expression", Takes::Value),
+        ("file", Takes::Value),
+        ("line-length", Takes::Value),
+        ("in-place", Takes::Nothing),
+        ("regexp-extended", Takes::Nothing),
+        ("separate", Takes::Nothing),
+        ("null-data", Takes::Nothing),
+        ("quiet", Takes::Nothing),
+        ("silent", Takes::Nothing),
     ],
     permute: true,
 };
@@ -67,12 +67,12 @@ const SIZED: Spec = Spec {
     short_value: "srn",
     short_optional: "",
     long: &[
-        ("size", true),
-        ("reference", true),
-        ("iterations", true),
-        ("random-source", true),
-        ("append", false),
-        ("output-error", false),
+        ("size", Takes::Value),
+        ("reference", Takes::Value),
+        ("iterations", Takes::Value),
+        ("random-source", Takes::Value),
+        ("append", Takes::Nothing),
+        ("output-error", Takes::Nothing),
     ],
     permute: true,
 };

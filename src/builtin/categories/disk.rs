@@ -2,8 +2,8 @@
 //! writes erase a disk. Their reading uses (`fdisk -l`, `sfdisk --dump`,
 //! `parted DEV print`, `wipefs` without `-a`, `lvs`) stay allowed.
 
-use super::args::{Spec, Takes};
 use super::command::Command;
+use crate::builtin::argv::{self, GNU, Spec, Takes};
 
 pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
     let (prog, args) = (cmd.prog, cmd.args);
@@ -70,16 +70,17 @@ pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
 /// `wipefs -a` or `-o OFFSET` erases signatures; plain `wipefs` lists them.
 fn wipefs(args: &[String]) -> bool {
     let spec = Spec {
-        short_values: "otpO",
+        short_value: "otpO",
         long: &[
             ("all", Takes::Nothing),
             ("offset", Takes::Value),
             ("no-act", Takes::Nothing),
             ("types", Takes::Value),
         ],
+        ..GNU
     };
-    let p = spec.parse(args);
-    (p.either('a', "all") || p.either('o', "offset")) && !p.either('n', "no-act")
+    let p = argv::parse(&spec, args);
+    (p.has('a', "all") || p.has('o', "offset")) && !p.has('n', "no-act")
 }
 
 fn first_operand(args: &[String]) -> Option<&str> {
@@ -101,7 +102,7 @@ fn reads_only(args: &[String], reading: &[&str]) -> bool {
 }
 
 const SGDISK: Spec = Spec {
-    short_values: "aAbcdhilmnrRtuU",
+    short_value: "aAbcdhilmnrRtuU",
     long: &[
         ("zap-all", Takes::Nothing),
         ("zap", Takes::Nothing),
@@ -110,17 +111,17 @@ const SGDISK: Spec = Spec {
         ("mbrtogpt", Takes::Nothing),
         ("load-backup", Takes::Value),
     ],
+    ..GNU
 };
 
 /// `sgdisk -Z`, `-z`, `-o`, `-d N`, `-l backup`: destroys or replaces the
 /// partition table. Short value flags are listed so `-d1` is read right.
 fn sgdisk(args: &[String]) -> bool {
-    let p = SGDISK.parse(args);
+    let p = argv::parse(&SGDISK, args);
     ["zap-all", "zap", "clear", "delete", "load-backup"]
         .iter()
         .any(|l| p.long(l))
-        || p.shorts.iter().any(|c| matches!(c, 'Z' | 'z' | 'o'))
-        || p.short_values.iter().any(|(c, _)| matches!(c, 'd' | 'l'))
+        || ['Z', 'z', 'o', 'd', 'l'].iter().any(|c| p.has(*c, ""))
 }
 
 /// `parted [options] DEV COMMAND…` with a command that writes the table.

@@ -10,9 +10,9 @@
 //! overwrite work the pusher has not seen, and a rebase keeps the old
 //! commits in the reflog. A dry run (`push -n`, `clean -n`) is allowed.
 
-use super::args::{Spec, Takes};
 use super::command::Command;
 use super::git_worktree;
+use crate::builtin::argv::{self, GNU, Spec, Takes};
 
 /// Git's options before the subcommand that take a value in the next word.
 const GLOBAL_WITH_VALUE: &[&str] = &[
@@ -118,7 +118,7 @@ fn first_operand(args: &[String]) -> Option<&str> {
 }
 
 const PUSH: Spec = Spec {
-    short_values: "o",
+    short_value: "o",
     long: &[
         ("force", Takes::Nothing),
         ("force-with-lease", Takes::Optional(&[])),
@@ -138,19 +138,21 @@ const PUSH: Spec = Spec {
         ("tags", Takes::Nothing),
         ("follow-tags", Takes::Nothing),
     ],
+    ..GNU
 };
 
 fn push(args: &[String]) -> Option<String> {
-    let p = PUSH.parse(args);
-    if p.either('n', "dry-run") {
+    let p = argv::parse(&PUSH, args);
+    if p.has('n', "dry-run") {
         return None;
     }
     let lease = p.long("force-with-lease");
     // Unknown spellings that start like `--force` are read as a force.
-    let force = p.short('f')
-        || p.longs.iter().any(|(n, _)| {
-            n.starts_with("force") && n != "force-with-lease" && n != "force-if-includes"
-        });
+    let force = p.has('f', "")
+        || p.opts
+            .iter()
+            .map(|o| o.name.as_str())
+            .any(|n| n.starts_with("force") && n != "force-with-lease" && n != "force-if-includes");
     // The first operand is the remote; refspecs follow.
     let refspecs = p.operands.get(1..).unwrap_or_default();
     if (force || refspecs.iter().any(|r| r.starts_with('+'))) && !lease {
@@ -159,7 +161,7 @@ fn push(args: &[String]) -> Option<String> {
     if p.long("mirror") {
         return Some("`git push --mirror` overwrites and deletes the remote's refs".into());
     }
-    if p.either('d', "delete") || refspecs.iter().any(|r| r.starts_with(':') && r.len() > 1) {
+    if p.has('d', "delete") || refspecs.iter().any(|r| r.starts_with(':') && r.len() > 1) {
         return Some("`git push --delete` deletes a branch or tag on the remote".into());
     }
     p.long("prune")
@@ -167,7 +169,7 @@ fn push(args: &[String]) -> Option<String> {
 }
 
 const BRANCH: Spec = Spec {
-    short_values: "u",
+    short_value: "u",
     long: &[
         ("delete", Takes::Nothing),
         ("force", Takes::Nothing),
@@ -176,41 +178,44 @@ const BRANCH: Spec = Spec {
         ("sort", Takes::Value),
         ("format", Takes::Value),
     ],
+    ..GNU
 };
 
 fn branch(args: &[String]) -> Option<String> {
-    let p = BRANCH.parse(args);
-    let force = p.either('f', "force");
-    if p.short('D') || (p.either('d', "delete") && force) {
+    let p = argv::parse(&BRANCH, args);
+    let force = p.has('f', "force");
+    if p.has('D', "") || (p.has('d', "delete") && force) {
         return Some("`git branch -D` deletes a branch even when it is not merged".into());
     }
     // `git branch -f name [start]` moves an existing branch; its commits
     // may be reachable from nowhere else.
-    (force && !p.operands.is_empty() && !p.either('m', "move") && !p.either('c', "copy"))
+    (force && !p.operands.is_empty() && !p.has('m', "move") && !p.has('c', "copy"))
         .then(|| "`git branch -f` resets an existing branch, dropping its commits".into())
 }
 
 fn worktree(args: &[String]) -> Option<String> {
     let spec = Spec {
-        short_values: "",
+        short_value: "",
         long: &[("force", Takes::Nothing)],
+        ..GNU
     };
-    let p = spec.parse(args);
-    (p.operands.first().map(String::as_str) == Some("remove") && p.either('f', "force")).then(
-        || "`git worktree remove --force` deletes a worktree with its uncommitted changes".into(),
-    )
+    let p = argv::parse(&spec, args);
+    (p.operands.first().map(String::as_str) == Some("remove") && p.has('f', "force")).then(|| {
+        "`git worktree remove --force` deletes a worktree with its uncommitted changes".into()
+    })
 }
 
 fn prune_now(sub: &str, args: &[String]) -> Option<String> {
     let spec = Spec {
-        short_values: "",
+        short_value: "",
         long: &[("prune", Takes::Optional(&[])), ("expire", Takes::Value)],
+        ..GNU
     };
-    let p = spec.parse(args);
+    let p = argv::parse(&spec, args);
     let value = if sub == "gc" {
-        p.long_value("prune")
+        p.value('\0', "prune")
     } else {
-        p.long_value("expire")
+        p.value('\0', "expire")
     };
     matches!(value, Some("now" | "all"))
         .then(|| format!("`git {sub}` deletes unreachable commits now, with no grace period"))

@@ -2,7 +2,7 @@
 //! changes or untracked files, which exist nowhere else (`reset --hard`,
 //! `clean -f`, `checkout -- x`, `checkout REV x`, `restore x`, `switch -f`).
 
-use super::args::{Parsed, Spec, Takes};
+use crate::builtin::argv::{self, Args, GNU, Spec, Takes};
 
 pub(super) fn check(sub: &str, args: &[String], config: &[String]) -> Option<String> {
     match sub {
@@ -15,17 +15,18 @@ pub(super) fn check(sub: &str, args: &[String], config: &[String]) -> Option<Str
 }
 
 const RESET: Spec = Spec {
-    short_values: "",
+    short_value: "",
     long: &[
         ("hard", Takes::Nothing),
         ("merge", Takes::Nothing),
         ("keep", Takes::Nothing),
         ("pathspec-from-file", Takes::Value),
     ],
+    ..GNU
 };
 
 fn reset(args: &[String]) -> Option<String> {
-    let p = RESET.parse(args);
+    let p = argv::parse(&RESET, args);
     if p.long("hard") {
         return Some("`git reset --hard` discards uncommitted changes".into());
     }
@@ -34,17 +35,18 @@ fn reset(args: &[String]) -> Option<String> {
 }
 
 const CLEAN: Spec = Spec {
-    short_values: "e",
+    short_value: "e",
     long: &[
         ("force", Takes::Nothing),
         ("dry-run", Takes::Nothing),
         ("exclude", Takes::Value),
     ],
+    ..GNU
 };
 
 fn clean(args: &[String], config: &[String]) -> Option<String> {
-    let p = CLEAN.parse(args);
-    if p.either('n', "dry-run") {
+    let p = argv::parse(&CLEAN, args);
+    if p.has('n', "dry-run") {
         return None;
     }
     // `-c clean.requireForce=false` makes a bare `git clean` delete.
@@ -57,7 +59,7 @@ fn clean(args: &[String], config: &[String]) -> Option<String> {
                 )
         })
     });
-    (p.either('f', "force") || unforced)
+    (p.has('f', "force") || unforced)
         .then(|| "`git clean -f` deletes untracked files, which git cannot restore".into())
 }
 
@@ -66,7 +68,7 @@ const TRACK: &[&str] = &["direct", "inherit"];
 const SUBMODULES: &[&str] = &["checkout", "on-demand", "yes", "no"];
 
 const CHECKOUT: Spec = Spec {
-    short_values: "bBU",
+    short_value: "bBU",
     long: &[
         ("force", Takes::Nothing),
         ("pathspec-from-file", Takes::Value),
@@ -77,30 +79,31 @@ const CHECKOUT: Spec = Spec {
         ("track", Takes::Optional(TRACK)),
         ("recurse-submodules", Takes::Optional(SUBMODULES)),
     ],
+    ..GNU
 };
 
 fn checkout(args: &[String]) -> Option<String> {
-    let p = CHECKOUT.parse(args);
-    if p.either('f', "force") {
+    let p = argv::parse(&CHECKOUT, args);
+    if p.has('f', "force") {
         return Some("`git checkout --force` discards uncommitted changes".into());
     }
-    let creates = p.short('b') || p.short('B') || p.long("orphan");
+    let creates = p.has('b', "") || p.has('B', "") || p.long("orphan");
     (paths_given(&p) || (!creates && p.operands.len() >= 2) || whole_tree(&p))
         .then(|| "`git checkout` of paths overwrites their uncommitted changes".into())
 }
 
 /// `-- paths` or `--pathspec-from-file`: the command names paths.
-fn paths_given(p: &Parsed) -> bool {
+fn paths_given(p: &Args) -> bool {
     p.after_dashdash > 0 || p.long("pathspec-from-file")
 }
 
 /// `git checkout .`: a lone operand that can only be the worktree.
-fn whole_tree(p: &Parsed) -> bool {
+fn whole_tree(p: &Args) -> bool {
     matches!(p.operands.as_slice(), [only] if only == "." || only == "*" || only.starts_with(":/"))
 }
 
 const SWITCH: Spec = Spec {
-    short_values: "cC",
+    short_value: "cC",
     long: &[
         ("discard-changes", Takes::Nothing),
         ("force", Takes::Nothing),
@@ -111,16 +114,17 @@ const SWITCH: Spec = Spec {
         ("track", Takes::Optional(TRACK)),
         ("recurse-submodules", Takes::Optional(SUBMODULES)),
     ],
+    ..GNU
 };
 
 fn switch(args: &[String]) -> Option<String> {
-    let p = SWITCH.parse(args);
-    (p.either('f', "force") || p.long("discard-changes"))
+    let p = argv::parse(&SWITCH, args);
+    (p.has('f', "force") || p.long("discard-changes"))
         .then(|| "`git switch --discard-changes` discards uncommitted changes".into())
 }
 
 const RESTORE: Spec = Spec {
-    short_values: "s",
+    short_value: "s",
     long: &[
         ("worktree", Takes::Nothing),
         ("staged", Takes::Nothing),
@@ -129,12 +133,13 @@ const RESTORE: Spec = Spec {
         ("conflict", Takes::Value),
         ("recurse-submodules", Takes::Optional(SUBMODULES)),
     ],
+    ..GNU
 };
 
 fn restore(args: &[String]) -> Option<String> {
-    let p = RESTORE.parse(args);
+    let p = argv::parse(&RESTORE, args);
     // Without `--staged`, or with `--worktree`, restore writes the worktree.
-    let worktree = p.either('W', "worktree") || !p.either('S', "staged");
+    let worktree = p.has('W', "worktree") || !p.has('S', "staged");
     (worktree && (!p.operands.is_empty() || paths_given(&p)))
         .then(|| "`git restore` of worktree files overwrites their uncommitted changes".into())
 }

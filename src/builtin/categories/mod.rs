@@ -8,7 +8,6 @@
 //! Each rule sees a command already stripped of its wrappers (`sudo`,
 //! `env`, `xargs`, …) and reads its arguments as the tool does (`args`).
 
-mod args;
 mod command;
 mod disk;
 mod find;

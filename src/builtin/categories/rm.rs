@@ -11,16 +11,17 @@
 //! `rm` with both `-r` and `-f` is judged: without `-f`, rm stops to ask
 //! before write-protected files.
 
-use super::args::{Spec, Takes};
 use super::command::Command;
+use crate::builtin::argv::{self, GNU, Spec, Takes};
 
 const RM: Spec = Spec {
-    short_values: "",
+    short_value: "",
     long: &[
         ("recursive", Takes::Nothing),
         ("force", Takes::Nothing),
         ("interactive", Takes::Optional(&[])),
     ],
+    ..GNU
 };
 
 const TEMPORARY: &[&str] = &["/tmp", "/var/tmp", "$TMPDIR", "${TMPDIR}"];
@@ -29,9 +30,9 @@ pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
     if cmd.prog != "rm" {
         return None;
     }
-    let p = RM.parse(cmd.args);
-    let recursive = p.either('r', "recursive") || p.short('R');
-    if !(recursive && p.either('f', "force")) {
+    let p = argv::parse(&RM, cmd.args);
+    let recursive = p.has('r', "recursive") || p.has('R', "");
+    if !(recursive && p.has('f', "force")) {
         return None;
     }
     let target = p.operands.iter().find(|t| outside(t))?;

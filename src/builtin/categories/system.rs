@@ -3,8 +3,8 @@
 //! people out. Their harmless uses (`kill 1234`, `systemctl status`,
 //! `crontab -l`, `passwd` alone, `shutdown -c`) stay allowed.
 
-use super::args::{Spec, Takes};
 use super::command::Command;
+use crate::builtin::argv::{self, GNU, Spec, Takes};
 
 /// Whether `--help` is asked for (the tool prints help and exits). Not
 /// `-h`: to `shutdown` it means halt.
@@ -72,21 +72,22 @@ fn matches_all(pattern: &str) -> bool {
 }
 
 const PKILL: Spec = Spec {
-    short_values: "uUGgPstF",
+    short_value: "uUGgPstF",
     long: &[
         ("euid", Takes::Value),
         ("uid", Takes::Value),
         ("group", Takes::Value),
         ("signal", Takes::Value),
     ],
+    ..GNU
 };
 
 fn pkill(args: &[String]) -> Option<String> {
     let args: Vec<String> = args.iter().filter(|a| !is_signal(a)).cloned().collect();
-    let p = PKILL.parse(&args);
-    let by_user = p.short('u')
-        || p.short('U')
-        || p.short('G')
+    let p = argv::parse(&PKILL, &args);
+    let by_user = p.has('u', "")
+        || p.has('U', "")
+        || p.has('G', "")
         || p.long("euid")
         || p.long("uid")
         || p.long("group");
@@ -102,7 +103,7 @@ fn pkill(args: &[String]) -> Option<String> {
 }
 
 const KILLALL: Spec = Spec {
-    short_values: "usoynZ",
+    short_value: "usoynZ",
     long: &[
         ("user", Takes::Value),
         ("regexp", Takes::Nothing),
@@ -112,15 +113,16 @@ const KILLALL: Spec = Spec {
         ("ns", Takes::Value),
         ("context", Takes::Value),
     ],
+    ..GNU
 };
 
 fn killall(args: &[String]) -> Option<String> {
     let args: Vec<String> = args.iter().filter(|a| !is_signal(a)).cloned().collect();
-    let p = KILLALL.parse(&args);
-    if p.operands.is_empty() && p.either('u', "user") {
+    let p = argv::parse(&KILLALL, &args);
+    if p.operands.is_empty() && p.has('u', "user") {
         return Some("`killall -u` without a name kills every process of the user".into());
     }
-    let regex = p.either('r', "regexp");
+    let regex = p.has('r', "regexp");
     p.operands
         .iter()
         .find(|o| regex && matches_all(o))
@@ -180,7 +182,7 @@ const STOP_TARGETS: &[&str] = &[
 ];
 
 const SYSTEMCTL: Spec = Spec {
-    short_values: "HMtpPsnoT",
+    short_value: "HMtpPsnoT",
     long: &[
         ("host", Takes::Value),
         ("machine", Takes::Value),
@@ -196,10 +198,11 @@ const SYSTEMCTL: Spec = Spec {
         ("message", Takes::Value),
         ("when", Takes::Value),
     ],
+    ..GNU
 };
 
 fn manager(prog: &str, args: &[String]) -> Option<String> {
-    let p = SYSTEMCTL.parse(args);
+    let p = argv::parse(&SYSTEMCTL, args);
     let (verb, units) = p.operands.split_first()?;
     if STOPPING.contains(&verb.as_str()) {
         return Some(format!("`{prog} {verb}` stops the machine"));
@@ -217,16 +220,17 @@ pub(super) fn crontab(cmd: &Command<'_>) -> Option<String> {
         return None;
     }
     let spec = Spec {
-        short_values: "unT",
+        short_value: "unT",
         long: &[],
+        ..GNU
     };
-    spec.parse(cmd.args)
-        .short('r')
+    argv::parse(&spec, cmd.args)
+        .has('r', "")
         .then(|| "`crontab -r` removes the whole crontab".into())
 }
 
 const PASSWD: Spec = Spec {
-    short_values: "nrRPwxi",
+    short_value: "nrRPwxi",
     long: &[
         ("delete", Takes::Nothing),
         ("lock", Takes::Nothing),
@@ -234,10 +238,11 @@ const PASSWD: Spec = Spec {
         ("prefix", Takes::Value),
         ("repository", Takes::Value),
     ],
+    ..GNU
 };
 
 const USERMOD: Spec = Spec {
-    short_values: "cdefgGlpPRsuvVwWZ",
+    short_value: "cdefgGlpPRsuvVwWZ",
     long: &[
         ("password", Takes::Value),
         ("lock", Takes::Nothing),
@@ -247,6 +252,7 @@ const USERMOD: Spec = Spec {
         ("home", Takes::Value),
         ("comment", Takes::Value),
     ],
+    ..GNU
 };
 
 pub(super) fn accounts(cmd: &Command<'_>) -> Option<String> {
@@ -256,13 +262,13 @@ pub(super) fn accounts(cmd: &Command<'_>) -> Option<String> {
     }
     match prog {
         "passwd" => {
-            let p = PASSWD.parse(args);
-            (p.either('d', "delete") || p.either('l', "lock"))
+            let p = argv::parse(&PASSWD, args);
+            (p.has('d', "delete") || p.has('l', "lock"))
                 .then(|| "`passwd -d/-l` removes or locks a password".into())
         }
         "usermod" => {
-            let p = USERMOD.parse(args);
-            (p.either('p', "password") || p.either('L', "lock"))
+            let p = argv::parse(&USERMOD, args);
+            (p.has('p', "password") || p.has('L', "lock"))
                 .then(|| "`usermod -p/-L` replaces or locks a password".into())
         }
         "userdel" | "deluser" | "groupdel" | "delgroup" => {
