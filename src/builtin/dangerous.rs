@@ -119,11 +119,6 @@ impl DangerousCommands {
         if let Some(why) = too_long(line.len()) {
             return Some(why);
         }
-        if self.builtin_rules {
-            if let Some(why) = fork_bomb(line) {
-                return Some(why);
-            }
-        }
         checked::reset();
         let why = self.parsed(line, 0);
         checked::reset();
@@ -190,6 +185,19 @@ impl DangerousCommands {
         // otherwise check the same text once per stage).
         let mut seen = 0;
         for (i, cmd) in pipeline.iter().enumerate() {
+            if self.builtin_rules
+                && let Some(name) = &cmd.fork_bomb
+            {
+                return Some(format!(
+                    "a fork bomb: function `{name}` starts copies of itself in a pipeline or in the background"
+                ));
+            }
+            if self.builtin_rules
+                && let Some((name, fields)) = &cmd.ifs_name
+                && let Some(why) = destructive::rules(name, cmd.words.get(*fields..).unwrap_or_default())
+            {
+                return Some(why);
+            }
             for sub in &cmd.substitutions {
                 if let Some(why) = self.check_nested(sub, depth) {
                     return Some(why);
@@ -428,36 +436,6 @@ fn runs_stdin(argv: &[String]) -> bool {
             .all(|a| a.starts_with('-') && a != "-c" && a != "-e")
 }
 
-
-/// `:(){ :|:& };:` and renamed variants: a function whose body pipes
-/// itself into itself in the background. Checked on the text without
-/// blanks, so spacing does not matter; no regex, so no start-up cost.
-fn fork_bomb(line: &str) -> Option<String> {
-    if !line.contains('(') {
-        return None;
-    }
-    let s: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-    let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '.' | '-');
-    let mut from = 0;
-    while let Some(i) = s[from..].find("(){").map(|i| i + from) {
-        let name_start = s[..i]
-            .char_indices()
-            .rev()
-            .take_while(|(_, c)| is_name(*c))
-            .last()
-            .map_or(i, |(j, _)| j);
-        let name = &s[name_start..i];
-        let body = &s[i + 3..];
-        if !name.is_empty()
-            && (body.starts_with(&format!("{name}|{name}&"))
-                || body.starts_with(&format!("{name}|&{name}&")))
-        {
-            return Some("a fork bomb".to_owned());
-        }
-        from = i + 3;
-    }
-    None
-}
 
 /// The registry entry of `dangerous-commands`.
 pub const ENTRY: Entry = Entry {

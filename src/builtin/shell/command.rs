@@ -15,6 +15,15 @@ pub struct Command {
     /// bodies (`<<EOF` … `EOF`) and here-strings (`<<< text`). Data, unless
     /// the command is a shell or an interpreter.
     pub here: Vec<String>,
+    /// Set on a command of its own, with no words, when the script
+    /// defines a function whose body starts copies of itself in a
+    /// pipeline or in the background: a fork bomb, named.
+    pub fork_bomb: Option<String>,
+    /// When the command name was split at `$IFS` (`r${IFS}m -rf /` runs
+    /// `r m -rf /`): the word as written and how many words it made.
+    /// With IFS set empty it would not split (`rm -rf /`), so a guard
+    /// also reads it as a computed command name.
+    pub ifs_name: Option<(String, usize)>,
 }
 
 /// Commands joined by `|`.

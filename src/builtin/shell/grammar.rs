@@ -7,9 +7,10 @@
 //! a stack of open `case`s: no recursion, whatever the nesting, except
 //! into substitutions (bounded by the lexer).
 
+use super::blocks::Blocks;
 use super::command::{Command, Pipeline};
-use super::heredoc;
 use super::lexer::{Lexer, Sep, Token, Word};
+use super::{fields, heredoc};
 
 /// What the next word is, when it is not an ordinary word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,11 +45,11 @@ enum Case {
     Body,
 }
 
-struct Parser {
-    pipelines: Vec<Pipeline>,
-    pipeline: Pipeline,
+pub(super) struct Parser {
+    pub(super) pipelines: Vec<Pipeline>,
+    pub(super) pipeline: Pipeline,
     cmd: Command,
-    redirect: Option<String>,
+    pub(super) redirect: Option<String>,
     expect: Expect,
     cases: Vec<Case>,
     /// Open subshell parentheses in this script.
@@ -58,6 +59,11 @@ struct Parser {
     /// Inside a substitution nothing is kept: its body is parsed again
     /// when a guard looks into it.
     keep: bool,
+    /// Open compound commands and the pipelines they hold (`blocks.rs`).
+    pub(super) blocks: Blocks,
+    /// The pipelines of a block just closed, until the next token tells
+    /// whether a `|` takes them on.
+    pub(super) closed: Vec<Pipeline>,
 }
 
 /// Parses a whole script, handing each pipeline to `f` as soon as it is
@@ -69,6 +75,7 @@ pub(super) fn script<T>(
 ) -> Option<T> {
     let mut p = Parser::new(true);
     while let Some(token) = lx.token() {
+        p.settle(&token);
         if let Token::RParen = token
             && p.close_paren()
         {
@@ -93,6 +100,7 @@ pub(super) fn script<T>(
 pub(super) fn nested(lx: &mut Lexer<'_>) -> usize {
     let mut p = Parser::new(false);
     while let Some(token) = lx.token() {
+        p.settle(&token);
         if let Token::RParen = token
             && p.close_paren()
         {
@@ -120,6 +128,8 @@ impl Parser {
             parens: 0,
             coproc: false,
             keep,
+            blocks: Blocks::default(),
+            closed: Vec::new(),
         }
     }
 
@@ -142,7 +152,7 @@ impl Parser {
         if self.parens > 0 {
             // `( … ) | sh`: the subshell's output goes on down the pipe.
             self.parens -= 1;
-            self.end_command();
+            self.close_block();
             return false;
         }
         true
@@ -168,7 +178,7 @@ impl Parser {
                 if sep == Sep::Newline && (self.in_pattern() || self.expect == Expect::CaseIn) {
                     return;
                 }
-                self.end();
+                self.end_with(sep == Sep::Background);
             }
             Token::CaseEnd => {
                 self.end();
@@ -192,10 +202,11 @@ impl Parser {
         // `NAME ( )`: a function definition, its name is not a command;
         // `coproc NAME ( … )`: the name of a coprocess.
         if self.cmd.words.len() == 1 && self.redirect.is_none() {
-            self.cmd.words.clear();
+            let name = self.cmd.words.pop();
             if self.coproc {
                 self.coproc = false;
             } else {
+                self.blocks.pending = name;
                 self.expect = Expect::CloseParens;
                 return;
             }
@@ -207,14 +218,40 @@ impl Parser {
             self.end();
         }
         self.parens += 1;
+        self.blocks.open();
     }
 
     fn in_pattern(&self) -> bool {
         self.cases.last() == Some(&Case::Pattern) && self.expect == Expect::Normal
     }
 
-    fn word(&mut self, lx: &mut Lexer<'_>, w: Word) {
-        let Word { text, subs, quoted } = w;
+    fn word(&mut self, lx: &mut Lexer<'_>, mut w: Word) {
+        let assignment = self.cmd.words.iter().all(|w| fields::is_assignment(w))
+            && fields::is_assignment(&w.text);
+        if w.splits.is_empty() || self.redirect.is_some() || assignment {
+            return self.one_word(lx, w);
+        }
+        // `rm${IFS}-rf`: fields, none of them a reserved word.
+        self.cmd.substitutions.append(&mut w.subs);
+        let fields = fields::split(&w.text, &w.splits);
+        if self.cmd.words.is_empty() && self.expect == Expect::Normal && fields.len() > 1 {
+            self.cmd.ifs_name = Some((w.text.clone(), fields.len()));
+        }
+        for field in fields {
+            let text = field.to_owned();
+            let word = Word {
+                text,
+                quoted: true,
+                ..Word::default()
+            };
+            self.one_word(lx, word);
+        }
+    }
+
+    fn one_word(&mut self, lx: &mut Lexer<'_>, w: Word) {
+        let Word {
+            text, subs, quoted, ..
+        } = w;
         self.cmd.substitutions.extend(subs);
         if let Some(op) = self.redirect.take() {
             match op.as_str() {
@@ -237,7 +274,10 @@ impl Parser {
                 self.expect = Expect::Normal;
                 self.cases.push(Case::Pattern);
             }
-            Expect::FunctionName => self.expect = Expect::FunctionParens,
+            Expect::FunctionName => {
+                self.blocks.pending = Some(text);
+                self.expect = Expect::FunctionParens;
+            }
             Expect::Test => {
                 if !quoted && text == "]]" {
                     self.expect = Expect::Normal;
@@ -255,6 +295,7 @@ impl Parser {
             _ if self.in_pattern() => {
                 if reserved && text == "esac" {
                     self.cases.pop();
+                    self.close_block();
                 }
             }
             _ => {
@@ -266,6 +307,7 @@ impl Parser {
                     self.coproc = false;
                     self.cmd.words.clear();
                 } else {
+                    self.blocks.pending = None;
                     self.cmd.words.push(text);
                 }
             }
@@ -276,14 +318,20 @@ impl Parser {
     fn reserved(&mut self, text: String) {
         match text.as_str() {
             "for" | "select" => self.expect = Expect::LoopName,
-            "case" => self.expect = Expect::CaseWord,
+            "case" => {
+                self.expect = Expect::CaseWord;
+                self.blocks.open();
+            }
             "function" => self.expect = Expect::FunctionName,
             "[[" => self.expect = Expect::Test,
             "time" => self.expect = Expect::TimeOptions,
             "coproc" => self.coproc = true,
             "esac" => {
                 self.cases.pop();
+                self.close_block();
             }
+            "{" | "if" | "do" => self.blocks.open(),
+            "}" | "fi" | "done" => self.close_block(),
             k if KEYWORDS.contains(&k) => {}
             _ => self.cmd.words.push(text),
         }
@@ -303,14 +351,11 @@ impl Parser {
 
     /// The end of a pipeline.
     fn end(&mut self) {
-        self.end_command();
-        if !self.pipeline.is_empty() {
-            self.pipelines.push(std::mem::take(&mut self.pipeline));
-        }
+        self.end_with(false);
     }
 
     /// The end of a command that a pipe may continue (a subshell's edge).
-    fn end_command(&mut self) {
+    pub(super) fn end_command(&mut self) {
         self.flush_cmd();
         self.redirect = None;
         self.coproc = false;
@@ -323,7 +368,9 @@ impl Parser {
     }
 
     fn finish(mut self) -> Vec<Pipeline> {
+        self.release();
         self.end();
+        self.blocks.finish(&mut self.pipelines);
         self.pipelines
     }
 }

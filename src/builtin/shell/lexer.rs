@@ -3,7 +3,7 @@
 //! character the shell treats specially is ASCII, so a word is split only
 //! at ASCII bytes and multibyte characters pass through whole.
 
-use super::quote;
+use super::{fields, quote};
 
 /// How deep `$(…)` inside `$(…)` is followed while lexing; deeper text is
 /// skipped to its end with a flat scan and the parse reports it as too
@@ -25,13 +25,18 @@ pub(super) struct Word {
     /// Whether any part was quoted or escaped: `'if'` and `\if` are not
     /// reserved words.
     pub quoted: bool,
+    /// Where unquoted `$IFS` expansions sit in `text` (`fields.rs`): the
+    /// word is split there into several.
+    pub splits: Vec<(usize, usize)>,
 }
 
 /// What ends a pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Sep {
-    /// `;` or `&`.
+    /// `;`.
     List,
+    /// `&`.
+    Background,
     Newline,
     /// `&&` or `||`.
     AndOr,
@@ -172,7 +177,7 @@ impl<'a> Lexer<'a> {
             }
             (b'&', _) => {
                 self.adv(1);
-                Token::Sep(Sep::List)
+                Token::Sep(Sep::Background)
             }
             (b'|', _) => {
                 self.adv(if next == Some(b'&') { 2 } else { 1 });
@@ -259,6 +264,14 @@ impl<'a> Lexer<'a> {
                 b'`' => {
                     self.adv(1);
                     self.backticks(&mut out, &mut word);
+                }
+                b'$' if fields::ifs_len(self.src.get(self.i..).unwrap_or_default()).is_some() => {
+                    let rest = self.src.get(self.i..).unwrap_or_default();
+                    let len = fields::ifs_len(rest).unwrap_or(1);
+                    let start = out.len();
+                    out.extend_from_slice(rest.get(..len).unwrap_or_default());
+                    word.splits.push((start, out.len()));
+                    self.adv(len);
                 }
                 other => {
                     out.push(other);

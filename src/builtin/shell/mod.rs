@@ -18,7 +18,9 @@
 //! commands they run, in order. A guard that judges each command needs no
 //! more, because every command in a branch, loop or function body may run.
 
+mod blocks;
 mod command;
+mod fields;
 mod grammar;
 mod heredoc;
 mod lexer;
