@@ -59,7 +59,10 @@ const SED: Spec = Spec {
 const FLAGS: Spec = Spec {
     short_value: "",
     short_optional: "",
-    long: &[("interactive", false), ("one-file-system", false)],
+    long: &[
+        ("interactive", Takes::Nothing),
+        ("one-file-system", Takes::Nothing),
+    ],
     permute: true,
 };
 

@@ -27,8 +27,14 @@ const DENIED: &[(&str, &str)] = &[
     ("mv /etc/passwd /tmp/", "removes `/etc/passwd`"),
     ("mv -t /tmp /etc/shadow", "removes `/etc/shadow`"),
     ("mv /etc/../etc/gshadow x", "removes `/etc/gshadow`"),
-    ("perl -pi -e 's/x//' /etc/passwd", "`perl -i` overwrites `/etc/passwd`"),
-    ("perl -i.bak -pe 's/x//' /etc/shadow", "overwrites `/etc/shadow`"),
+    (
+        "perl -pi -e 's/x//' /etc/passwd",
+        "`perl -i` overwrites `/etc/passwd`",
+    ),
+    (
+        "perl -i.bak -pe 's/x//' /etc/shadow",
+        "overwrites `/etc/shadow`",
+    ),
     ("perl -p -i -e 's/a/b/' /etc/sudoers", "overwrites"),
     ("ruby -i -pe 'x' /etc/passwd", "`ruby -i` overwrites"),
     ("cp /dev/zero /dev/sda", "writes to the device `/dev/sda`"),
@@ -41,7 +47,10 @@ const DENIED: &[(&str, &str)] = &[
     ("rm -rf /.*", "recursively deletes"),
     ("rm -rf .*", "recursively deletes"),
     ("alias x='rm -rf /'; x", "an alias runs a command"),
-    ("alias ll='ls -l' c='mkfs.ext4 /dev/sda'", "an alias runs a command"),
+    (
+        "alias ll='ls -l' c='mkfs.ext4 /dev/sda'",
+        "an alias runs a command",
+    ),
 ];
 
 /// Ordinary commands on the same programs.
@@ -78,6 +87,9 @@ fn account_files_removed_devices_copied_onto_dot_files_and_aliases_are_denied() 
 fn the_same_programs_on_ordinary_files_are_allowed() {
     for cmd in ALLOWED {
         let got = verdict(cmd);
-        assert!(matches!(got, Verdict::Pass), "{cmd}: want pass, got {got:?}");
+        assert!(
+            matches!(got, Verdict::Pass),
+            "{cmd}: want pass, got {got:?}"
+        );
     }
 }
