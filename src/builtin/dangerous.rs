@@ -12,12 +12,13 @@ use super::destructive::{self, fed_destructive};
 use super::writes::redirects;
 use super::inline_code;
 use super::obscured::{decoded_in, decoder};
-use super::targets::{ACCOUNT_FILES, catastrophic, normal};
+use super::targets::{account_file, catastrophic, device_target};
 use super::tools::SHELL_TOOLS;
 use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 use crate::event::Event;
 
 mod checked;
+mod cwd;
 mod sourced;
 
 use sourced::Sourced;
@@ -120,8 +121,10 @@ impl DangerousCommands {
             return Some(why);
         }
         checked::reset();
+        cwd::reset();
         let why = self.parsed(line, 0);
         checked::reset();
+        cwd::reset();
         why
     }
 
@@ -132,12 +135,14 @@ impl DangerousCommands {
             return Some(why);
         }
         checked::reset();
+        cwd::reset();
         let cmd = Command {
             words: argv.to_vec(),
             ..Command::default()
         };
         let why = self.script(&[vec![cmd]], 0);
         checked::reset();
+        cwd::reset();
         why
     }
 
@@ -204,6 +209,9 @@ impl DangerousCommands {
                 }
             }
             let (runs, fed) = unwrap_fed(&cmd.words);
+            if let Runs::Argv(argv) = &runs {
+                cwd::follow(argv);
+            }
             let argv = match runs {
                 Runs::Argv(argv) => argv,
                 Runs::Script(text) => {
@@ -252,11 +260,20 @@ impl DangerousCommands {
                         }
                     }
                     let a = unwrap(&up.words);
-                    if a.first()
-                        .is_some_and(|p| matches!(program(p).as_str(), "echo" | "printf"))
-                    {
+                    let up_prog = a.first().map(|p| program(p)).unwrap_or_default();
+                    if matches!(up_prog.as_str(), "echo" | "printf") {
                         if let Some(why) = self.check_nested(&a[1..].join(" "), depth) {
                             return Some(why);
+                        }
+                    }
+                    // `awk 'BEGIN{print "rm -rf /"}' | sh`: what it prints.
+                    if inline_code::is_awk(&up_prog)
+                        && let Some(code) = inline_code::awk_program(&a[1..])
+                    {
+                        for printed in inline_code::awk_literals(code) {
+                            if let Some(why) = self.check_nested(&printed, depth) {
+                                return Some(why);
+                            }
                         }
                     }
                 }
@@ -281,7 +298,7 @@ impl DangerousCommands {
         };
         for code in &codes {
             for path in inline_code::deleted_paths(code) {
-                if catastrophic(&path) || ACCOUNT_FILES.contains(&normal(&path).as_str()) {
+                if catastrophic(&path) || account_file(&path) {
                     return Some(format!("inline `{prog}` code deletes `{path}`"));
                 }
             }
@@ -298,7 +315,11 @@ impl DangerousCommands {
         if checked::is_clean(text, depth + 1) {
             return None;
         }
+        // A nested script starts with no known directory, so what it was
+        // found to be does not depend on where the outer one had moved.
+        let outer = cwd::take();
         let why = self.parsed(text, depth + 1);
+        cwd::restore(outer);
         if why.is_none() {
             checked::mark_clean(text, depth + 1);
         }
@@ -380,6 +401,24 @@ impl DangerousCommands {
         {
             return Some(why);
         }
+        if self.builtin_rules
+            && inline_code::is_awk(&prog)
+            && let Some(code) = inline_code::awk_program(args)
+        {
+            for file in inline_code::awk_written(code) {
+                if let Some(why) = device_target(&file, &format!("inline `{prog}` code")) {
+                    return Some(why);
+                }
+                if account_file(&file) {
+                    return Some(format!("inline `{prog}` code overwrites `{file}`"));
+                }
+            }
+            for command in inline_code::awk_commands(code) {
+                if let Some(why) = self.check_nested(&command, depth) {
+                    return Some(format!("inline `{prog}` code runs a command: {why}"));
+                }
+            }
+        }
         if let Some(why) = self.categories.check(&prog, args, catastrophic) {
             return Some(why);
         }
@@ -388,6 +427,11 @@ impl DangerousCommands {
         }
         if let Some(why) = redirects(cmd) {
             return Some(why);
+        }
+        if prog == "rm"
+            && let Some(resolved) = cwd::resolve(args)
+        {
+            return destructive::rules(first, &resolved);
         }
         destructive::rules(first, args)
     }

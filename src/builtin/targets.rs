@@ -127,8 +127,17 @@ pub(super) fn catastrophic(target: &str) -> bool {
     }
 }
 
+/// A write destination that is a device (`/dev/sda`, not `/dev/null`) or
+/// one of the kernel's control files (`/proc/sysrq-trigger` reboots or
+/// crashes the machine on one letter; `/proc/sys/…` and `/sys/…` change
+/// the running kernel and its devices).
 pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
     let dev = normal(path);
+    if dev == "/proc/sysrq-trigger" || dev.starts_with("/proc/sys/") || dev.starts_with("/sys/") {
+        return Some(format!(
+            "{who} writes to `{dev}`, which controls the running kernel"
+        ));
+    }
     let name = dev.strip_prefix("/dev/")?;
     if HARMLESS_DEVICES.contains(&name)
         || name.starts_with("fd/")

@@ -140,7 +140,10 @@ pub(super) fn account_file_write(prog: &str, args: &[String]) -> Option<String> 
         }
         _ => (argv::parse(&SIZED, args).operands, Vec::new()),
     };
-    if matches!(prog, "cp" | "mv" | "install" | "rsync" | "tee") {
+    if matches!(
+        prog,
+        "cp" | "mv" | "install" | "rsync" | "tee" | "shred" | "truncate"
+    ) {
         let who = format!("`{prog}`");
         if let Some(why) = written.iter().find_map(|t| device_target(t, &who)) {
             return Some(why);

@@ -22,6 +22,7 @@ mod guard_categories;
 mod guard_cost;
 mod guard_paths_shell;
 mod guard_removals;
+mod guard_shell_flow;
 mod guard_structure;
 mod json_answers;
 mod merge;

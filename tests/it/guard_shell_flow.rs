@@ -1,0 +1,169 @@
+//! `dangerous-commands` follows how the shell moves text around: `$IFS`
+//! splitting a word into a command, a group's output piped into a shell,
+//! functions that fork themselves, `cd` before a relative delete, awk and
+//! lua programs that run commands or write devices, and writes to devices
+//! and the kernel's control files by tools that size or wipe. Each class
+//! has its evasions and the ordinary commands that must stay allowed.
+
+use hookrun::builtin::dangerous::{DangerousCommands, Options};
+
+fn guard() -> DangerousCommands {
+    DangerousCommands::new(Options::default()).expect("built-in rules")
+}
+
+/// (command, a fragment the reason must hold).
+const DENIED: &[(&str, &str)] = &[
+    // `$IFS` splitting.
+    ("rm${IFS}-rf${IFS}/", "`rm` recursively deletes `/`"),
+    ("rm$IFS-rf$IFS/", "`rm` recursively deletes `/`"),
+    ("rm${IFS:0:1}-rf${IFS:0:1}/usr", "deletes `/usr`"),
+    ("sudo rm${IFS}-rf${IFS}/etc", "deletes `/etc`"),
+    ("mkfs.ext4${IFS}/dev/sda", "formats"),
+    // A group's output piped into a shell.
+    ("{ echo 'rm -rf /'; } | sh", "rm"),
+    ("( echo 'rm -rf /' ) | bash", "rm"),
+    ("if true; then echo 'rm -rf /'; fi | sh", "rm"),
+    (
+        "for i in 1; do printf 'mkfs.ext4 /dev/sda'; done | bash",
+        "formats",
+    ),
+    ("{ echo ls; echo 'rm -rf ~'; } | sh -s", "rm"),
+    // Fork bombs, whatever their names and spacing.
+    (":(){ :|:& };:", "a fork bomb"),
+    (":(){ : | : & }; :", "a fork bomb"),
+    ("bomb(){ bomb|bomb& }; bomb", "a fork bomb: function `bomb`"),
+    ("f(){ f & f; }; f", "a fork bomb"),
+    ("function b { b | b & }; b", "a fork bomb"),
+    // `cd` before a relative target.
+    ("(cd / && rm -rf bin)", "deletes `/bin`"),
+    ("cd / ; rm -rf usr", "deletes `/usr`"),
+    ("cd /usr && rm -rf lib", "deletes `/usr/lib`"),
+    ("cd /etc; rm passwd", "removes `/etc/passwd`"),
+    ("cd ~ && rm -rf Documents", "deletes `~/Documents`"),
+    ("cd /usr/share && cd .. && rm -rf bin", "deletes `/usr/bin`"),
+    ("pushd / >/dev/null; rm -rf etc", "deletes `/etc`"),
+    ("bash -c 'cd / && rm -rf bin'", "deletes `/bin`"),
+    // awk and lua programs.
+    (
+        "awk 'BEGIN{system(\"rm -rf /\")}'",
+        "inline `awk` code runs a command",
+    ),
+    (
+        "gawk 'BEGIN { system(\"mkfs.ext4 /dev/sda1\") }'",
+        "inline `gawk` code runs a command",
+    ),
+    ("awk 'BEGIN{print \"rm -rf /\" | \"sh\"}'", "inline `awk`"),
+    ("awk 'BEGIN{ \"rm -rf /\" | getline x }'", "inline `awk`"),
+    (
+        "awk -F: -v x=1 -- 'BEGIN{system(\"rm -rf ~\")}'",
+        "inline `awk`",
+    ),
+    ("awk 'BEGIN{print \"rm -rf /\"}' | sh", "rm"),
+    (
+        "mawk 'BEGIN{print \"x\" > \"/dev/sda\"}'",
+        "the device `/dev/sda`",
+    ),
+    (
+        "awk '{print > \"/etc/passwd\"}' list",
+        "overwrites `/etc/passwd`",
+    ),
+    (
+        "lua -e 'os.execute(\"rm -rf /\")'",
+        "inline `lua` code runs a command",
+    ),
+    ("lua -e 'io.popen(\"rm -rf ~\")'", "inline `lua`"),
+    // Devices and kernel control files.
+    ("shred /dev/sda", "writes to the device `/dev/sda`"),
+    ("shred -n 1 -z /dev/sdb", "the device `/dev/sdb`"),
+    ("truncate -s 0 /dev/nvme0n1", "the device `/dev/nvme0n1`"),
+    (
+        "echo b > /proc/sysrq-trigger",
+        "controls the running kernel",
+    ),
+    (
+        "echo c | sudo tee /proc/sysrq-trigger",
+        "controls the running kernel",
+    ),
+    (
+        "echo 1 | sudo tee /proc/sys/kernel/panic",
+        "controls the running kernel",
+    ),
+    (
+        "echo 1 > /sys/block/sda/device/delete",
+        "controls the running kernel",
+    ),
+    (
+        "dd if=/dev/zero of=/proc/sysrq-trigger",
+        "controls the running kernel",
+    ),
+];
+
+/// Ordinary commands of the same shapes.
+const ALLOWED: &[&str] = &[
+    "x=a${IFS}b; echo $x",
+    "echo \"a${IFS}b\"",
+    "IFS=: read -r a b <<< \"x:y\"",
+    "echo ':(){ :|:& };:'",
+    "git commit -m ':(){ :|:& };:'",
+    "grep -F ':(){ :|:& };:' notes.md",
+    "f(){ echo hi; }; f & f",
+    "worker(){ sleep 1; }; worker & worker & wait",
+    "{ echo a; echo b; } | sort",
+    "( echo 'rm -rf /' ) > notes.txt",
+    "if true; then echo 'rm -rf /'; fi | grep rm",
+    "cd /tmp && rm -rf build",
+    "cd project && rm -rf bin",
+    "cd \"$dir\" && rm -rf bin",
+    "rm -rf bin",
+    "cd / && ls",
+    "cd /var/tmp && rm -rf cache",
+    "awk -F: '{print $1}' /etc/passwd",
+    "awk '{ print \"rm -rf /\" }' list.txt",
+    "awk 'BEGIN{ cmd = \"ls\"; while ((cmd | getline line) > 0) print line }'",
+    "awk '{ print $0 | \"sort\" }' data",
+    "awk 'BEGIN { print \"echo hi\" | \"sh\" }'",
+    "awk '{print > \"out.txt\"}' data",
+    "awk -f prog.awk data",
+    "lua -e 'print(\"rm -rf /\")'",
+    "shred secrets.txt",
+    "truncate -s 0 app.log",
+    "cat /proc/sys/kernel/hostname",
+    "ls /sys/class/net",
+    "cat /proc/sysrq-trigger",
+    "echo 3 > ./sys/drop_caches",
+];
+
+#[test]
+fn each_evasion_is_denied_naming_what_runs() {
+    let g = guard();
+    let mut wrong = Vec::new();
+    for (line, part) in DENIED {
+        match g.check(line) {
+            Some(why) if why.contains(part) => {}
+            other => wrong.push(format!("{line:?}: {other:?} (wanted {part:?})")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn ordinary_commands_of_the_same_shapes_are_allowed() {
+    let g = guard();
+    let wrong: Vec<String> = ALLOWED
+        .iter()
+        .filter_map(|line| g.check(line).map(|why| format!("{line:?}: {why}")))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A `cd` is followed within its own script only: a nested script starts
+/// afresh, so a later check of the same text is not changed by an earlier
+/// `cd` (the guard's cache of harmless texts stays sound).
+#[test]
+fn a_cd_does_not_leak_between_checks_or_into_a_cached_nested_script() {
+    let g = guard();
+    assert!(g.check("cd /").is_none());
+    assert_eq!(g.check("rm -rf bin"), None, "a new check starts with no cd");
+    let twice = "sh -c 'rm -rf bin'; cd /; sh -c 'rm -rf bin'";
+    assert_eq!(g.check(twice), None);
+}
