@@ -5,70 +5,29 @@
 
 use serde::Deserialize;
 
+use crate::event::Event;
+
 use super::categories::{Categories, Selection};
-use super::guard::{Entry, Guard, Verdict, options};
 use super::shell::{self, Command, Pipeline};
 use super::destructive::{self, fed_destructive};
 use super::writes::redirects;
-use super::inline_code;
-use super::obscured::{decoded_in, decoder};
-use super::targets::{account_file, catastrophic, device_target};
+use super::targets::catastrophic;
+use super::guard::{Entry, Guard, Verdict, options};
 use super::tools::SHELL_TOOLS;
-use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
-use crate::event::Event;
+use super::wrappers::{Runs, is_assignment, program, unwrap_fed};
 
 mod checked;
 mod cwd;
+mod limits;
+mod inline;
+mod piped;
 mod sourced;
 
+pub use limits::MAX_INPUT;
+use limits::{MAX_NESTING, too_deep, too_long};
+use piped::{SHELLS, dash_c_script, runs_stdin};
 use sourced::Sourced;
 
-/// How deep the guard follows shells in shells, `eval` and substitutions.
-/// Deeper text is denied, never allowed unseen.
-const MAX_NESTING: usize = 8;
-
-/// The longest command line analysed: far above any real one (Linux caps
-/// one argument at 128 KiB and a whole command line at 2 MiB), so only
-/// text crafted to exhaust the guard is denied for its size.
-pub const MAX_INPUT: usize = 16 << 20;
-
-fn too_long(len: usize) -> Option<String> {
-    (len > MAX_INPUT).then(|| {
-        format!(
-            "a command of {len} bytes is longer than the {} MiB the guard analyses",
-            MAX_INPUT >> 20
-        )
-    })
-}
-
-fn too_deep() -> String {
-    format!(
-        "commands nested more than {MAX_NESTING} levels deep (shells, `eval`, substitutions) are more than the guard analyses"
-    )
-}
-
-/// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
-const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
-];
-/// Interpreters that run a program read from stdin.
-const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "nodejs",
-    "php",
-    "lua",
-    "deno",
-    "bun",
-    "pwsh",
-    "osascript",
-];
-/// Programs that fetch from the network.
-const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
 /// Options of `dangerous-commands`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -235,76 +194,8 @@ impl DangerousCommands {
             if self.builtin_rules && i > 0 && runs_stdin(&argv) {
                 let upstream = pipeline.get(seen..i).unwrap_or_default();
                 seen = i;
-                if let Some(d) = upstream.iter().map(|c| unwrap(&c.words)).find(|a| {
-                    a.first()
-                        .is_some_and(|p| DOWNLOADERS.contains(&program(p).as_str()))
-                }) {
-                    return Some(format!(
-                        "a download (`{}`) piped into `{}` runs code from the network unseen",
-                        program(&d[0]),
-                        program(&argv[0])
-                    ));
-                }
-                if let Some(d) = upstream.iter().find_map(|c| decoder(&unwrap(&c.words))) {
-                    return Some(format!(
-                        "decoded text ({d}) piped into `{}` runs code the guard cannot read",
-                        program(&argv[0])
-                    ));
-                }
-                // `echo 'rm -rf /' | sh` runs the echoed text, and
-                // `cat <<EOF | sh` the here-doc.
-                for up in upstream {
-                    for body in &up.here {
-                        if let Some(why) = self.check_nested(body, depth) {
-                            return Some(why);
-                        }
-                    }
-                    let a = unwrap(&up.words);
-                    let up_prog = a.first().map(|p| program(p)).unwrap_or_default();
-                    if matches!(up_prog.as_str(), "echo" | "printf") {
-                        if let Some(why) = self.check_nested(&a[1..].join(" "), depth) {
-                            return Some(why);
-                        }
-                    }
-                    // `awk 'BEGIN{print "rm -rf /"}' | sh`: what it prints.
-                    if inline_code::is_awk(&up_prog)
-                        && let Some(code) = inline_code::awk_program(&a[1..])
-                    {
-                        for printed in inline_code::awk_literals(code) {
-                            if let Some(why) = self.check_nested(&printed, depth) {
-                                return Some(why);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        None
-    }
-
-    /// An interpreter's inline program or here-doc (`inline_code`): the
-    /// strings it hands to a shell are checked as shell commands, and the
-    /// paths handed to its delete calls as `rm -r` targets.
-    fn inline_code(
-        &self,
-        prog: &str,
-        args: &[String],
-        cmd: &Command,
-        depth: usize,
-    ) -> Option<String> {
-        let codes: Vec<String> = match inline_code::code_of(prog, args) {
-            Some(code) => vec![code],
-            None => cmd.here.clone(),
-        };
-        for code in &codes {
-            for path in inline_code::deleted_paths(code) {
-                if catastrophic(&path) || account_file(&path) {
-                    return Some(format!("inline `{prog}` code deletes `{path}`"));
-                }
-            }
-            for literal in inline_code::executed_literals(code) {
-                if let Some(why) = self.check_nested(&literal, depth) {
-                    return Some(format!("inline `{prog}` code runs a command: {why}"));
+                if let Some(why) = piped::piped_into(upstream, &argv[0], &|t| self.check_nested(t, depth)) {
+                    return Some(why);
                 }
             }
         }
@@ -339,32 +230,10 @@ impl DangerousCommands {
         };
         let prog = program(first);
         let args = &argv[1..];
-        // `bash <(curl …)`, `sh -c "$(curl …)"`: a download fed to a shell.
         if self.builtin_rules
-            && (SHELLS.contains(&prog.as_str())
-                || INTERPRETERS.contains(&prog.as_str())
-                || prog == "eval")
+            && let Some(why) = piped::substituted_code(&prog, cmd)
         {
-            for sub in &cmd.substitutions {
-                let downloads = shell::parse(sub).iter().flatten().any(|c| {
-                    unwrap(&c.words)
-                        .first()
-                        .is_some_and(|p| DOWNLOADERS.contains(&program(p).as_str()))
-                });
-                if downloads {
-                    return Some(format!(
-                        "a download (`{}`) run by `{prog}` runs code from the network unseen",
-                        sub.trim()
-                    ));
-                }
-                if !INTERPRETERS.contains(&prog.as_str())
-                    && let Some(d) = decoded_in(sub)
-                {
-                    return Some(format!(
-                        "decoded text ({d}) run by `{prog}` is code the guard cannot read"
-                    ));
-                }
-            }
+            return Some(why);
         }
         // Code run by a shell or `eval`: look inside.
         if SHELLS.contains(&prog.as_str()) || prog == "eval" {
@@ -396,28 +265,9 @@ impl DangerousCommands {
             }
         }
         if self.builtin_rules
-            && INTERPRETERS.contains(&prog.as_str())
-            && let Some(why) = self.inline_code(&prog, args, cmd, depth)
+            && let Some(why) = inline::inline_program(&prog, args, cmd, &|t| self.check_nested(t, depth))
         {
             return Some(why);
-        }
-        if self.builtin_rules
-            && inline_code::is_awk(&prog)
-            && let Some(code) = inline_code::awk_program(args)
-        {
-            for file in inline_code::awk_written(code) {
-                if let Some(why) = device_target(&file, &format!("inline `{prog}` code")) {
-                    return Some(why);
-                }
-                if account_file(&file) {
-                    return Some(format!("inline `{prog}` code overwrites `{file}`"));
-                }
-            }
-            for command in inline_code::awk_commands(code) {
-                if let Some(why) = self.check_nested(&command, depth) {
-                    return Some(format!("inline `{prog}` code runs a command: {why}"));
-                }
-            }
         }
         if let Some(why) = self.categories.check(&prog, args, catastrophic) {
             return Some(why);
@@ -436,50 +286,6 @@ impl DangerousCommands {
         destructive::rules(first, args)
     }
 }
-
-/// The script of `sh -c SCRIPT`: options may come before and after `-c`,
-/// be clustered (`-lc`, `-euc`), take a value (`-o pipefail`, `+O
-/// extglob`, `--rcfile F`), and `--` ends them.
-fn dash_c_script(args: &[String]) -> Option<String> {
-    let (mut saw_c, mut skip_value) = (false, false);
-    let mut operands = args.iter();
-    for a in operands.by_ref() {
-        if skip_value {
-            skip_value = false;
-        } else if a == "--" || a == "-" {
-            break;
-        } else if let Some(long) = a.strip_prefix("--") {
-            skip_value = matches!(long, "rcfile" | "init-file");
-        } else if let Some(flags) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) {
-            saw_c |= a.starts_with('-') && flags.contains('c');
-            skip_value = flags.contains(['o', 'O']);
-        } else {
-            return saw_c.then(|| a.clone());
-        }
-    }
-    operands.next().filter(|_| saw_c).cloned()
-}
-
-/// Whether a command runs code read from its stdin (`sh`, `sudo bash -s`,
-/// `python3`, `python3 -`, `source /dev/stdin`), as the last stage of a
-/// pipeline does.
-fn runs_stdin(argv: &[String]) -> bool {
-    let Some(first) = argv.first() else {
-        return false;
-    };
-    let prog = program(first);
-    if SHELLS.contains(&prog.as_str()) {
-        return dash_c_script(&argv[1..]).is_none();
-    }
-    if matches!(first.as_str(), "source" | ".") {
-        return argv.get(1).is_some_and(|f| sourced::is_stdin(f));
-    }
-    INTERPRETERS.contains(&prog.as_str())
-        && argv[1..]
-            .iter()
-            .all(|a| a.starts_with('-') && a != "-c" && a != "-e")
-}
-
 
 /// The registry entry of `dangerous-commands`.
 pub const ENTRY: Entry = Entry {

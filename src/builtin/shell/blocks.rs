@@ -13,7 +13,6 @@
 //! not a definition.
 
 use super::command::{Command, Pipeline};
-use super::grammar::Parser;
 use super::lexer::Token;
 
 /// A function being defined, and how its body calls itself.
@@ -48,6 +47,9 @@ pub(super) struct Blocks {
     /// A function name just read (`f ()`, `function f`): the next block
     /// opened is its body.
     pub(super) pending: Option<String>,
+    /// The pipelines of a block just closed, until the next token tells
+    /// whether a `|` takes them on.
+    closed: Vec<Pipeline>,
 }
 
 impl Blocks {
@@ -127,11 +129,18 @@ impl Blocks {
     }
 }
 
-impl Parser {
-    /// Before each token: the pipelines of a block just closed join the
-    /// pipeline when a `|` follows (past redirections of the block), and
-    /// are handed on as they are otherwise.
-    pub(super) fn settle(&mut self, token: &Token) {
+impl Blocks {
+    /// Before each token: the pipelines of a block just closed join
+    /// `pipeline` when a `|` follows (past redirections of the block,
+    /// `redirecting` while one waits for its target), and are handed on as
+    /// they are otherwise.
+    pub(super) fn settle(
+        &mut self,
+        token: &Token,
+        redirecting: bool,
+        pipeline: &mut Pipeline,
+        out: &mut Vec<Pipeline>,
+    ) {
         if self.closed.is_empty() {
             return;
         }
@@ -141,37 +150,40 @@ impl Parser {
                     .into_iter()
                     .flatten()
                     .collect();
-                joined.append(&mut self.pipeline);
-                self.pipeline = joined;
+                joined.append(pipeline);
+                *pipeline = joined;
             }
             Token::Redirect(_) => {}
-            Token::Word(_) if self.redirect.is_some() => {}
-            _ => self.release(),
+            Token::Word(_) if redirecting => {}
+            _ => self.release(out),
         }
     }
 
     /// Hands on the pipelines of the block closed last.
-    pub(super) fn release(&mut self) {
+    pub(super) fn release(&mut self, out: &mut Vec<Pipeline>) {
         for pipeline in std::mem::take(&mut self.closed) {
-            self.blocks.route(pipeline, &mut self.pipelines);
+            self.route(pipeline, out);
         }
     }
 
-    /// `}`, `)`, `fi`, `done`, `esac`: the innermost block ends.
-    pub(super) fn close_block(&mut self) {
-        self.end_command();
-        self.blocks.note_calls(&self.pipeline, false);
-        self.release();
-        self.closed = self.blocks.close(&mut self.pipelines);
+    /// The innermost block ends, `open` being the pipeline not yet ended
+    /// inside it (`( echo x )`): its pipelines wait for the next token.
+    pub(super) fn close_block(&mut self, open: &Pipeline, out: &mut Vec<Pipeline>) {
+        self.note_calls(open, false);
+        self.release(out);
+        self.closed = self.close(out);
     }
 
-    /// The end of a pipeline; `background` when `&` ends it.
-    pub(super) fn end_with(&mut self, background: bool) {
-        self.end_command();
-        self.blocks.note_calls(&self.pipeline, background);
-        if !self.pipeline.is_empty() {
-            let pipeline = std::mem::take(&mut self.pipeline);
-            self.blocks.route(pipeline, &mut self.pipelines);
+    /// A pipeline ended (`background` when `&` ends it).
+    pub(super) fn end_pipeline(
+        &mut self,
+        pipeline: Pipeline,
+        background: bool,
+        out: &mut Vec<Pipeline>,
+    ) {
+        self.note_calls(&pipeline, background);
+        if !pipeline.is_empty() {
+            self.route(pipeline, out);
         }
     }
 }

@@ -9,8 +9,9 @@
 
 use super::blocks::Blocks;
 use super::command::{Command, Pipeline};
+use super::fields;
+use super::heredoc;
 use super::lexer::{Lexer, Sep, Token, Word};
-use super::{fields, heredoc};
 
 /// What the next word is, when it is not an ordinary word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,11 +46,11 @@ enum Case {
     Body,
 }
 
-pub(super) struct Parser {
-    pub(super) pipelines: Vec<Pipeline>,
-    pub(super) pipeline: Pipeline,
+struct Parser {
+    pipelines: Vec<Pipeline>,
+    pipeline: Pipeline,
     cmd: Command,
-    pub(super) redirect: Option<String>,
+    redirect: Option<String>,
     expect: Expect,
     cases: Vec<Case>,
     /// Open subshell parentheses in this script.
@@ -60,10 +61,7 @@ pub(super) struct Parser {
     /// when a guard looks into it.
     keep: bool,
     /// Open compound commands and the pipelines they hold (`blocks.rs`).
-    pub(super) blocks: Blocks,
-    /// The pipelines of a block just closed, until the next token tells
-    /// whether a `|` takes them on.
-    pub(super) closed: Vec<Pipeline>,
+    blocks: Blocks,
 }
 
 /// Parses a whole script, handing each pipeline to `f` as soon as it is
@@ -75,7 +73,12 @@ pub(super) fn script<T>(
 ) -> Option<T> {
     let mut p = Parser::new(true);
     while let Some(token) = lx.token() {
-        p.settle(&token);
+        p.blocks.settle(
+            &token,
+            p.redirect.is_some(),
+            &mut p.pipeline,
+            &mut p.pipelines,
+        );
         if let Token::RParen = token
             && p.close_paren()
         {
@@ -100,7 +103,12 @@ pub(super) fn script<T>(
 pub(super) fn nested(lx: &mut Lexer<'_>) -> usize {
     let mut p = Parser::new(false);
     while let Some(token) = lx.token() {
-        p.settle(&token);
+        p.blocks.settle(
+            &token,
+            p.redirect.is_some(),
+            &mut p.pipeline,
+            &mut p.pipelines,
+        );
         if let Token::RParen = token
             && p.close_paren()
         {
@@ -129,7 +137,6 @@ impl Parser {
             coproc: false,
             keep,
             blocks: Blocks::default(),
-            closed: Vec::new(),
         }
     }
 
@@ -355,7 +362,7 @@ impl Parser {
     }
 
     /// The end of a command that a pipe may continue (a subshell's edge).
-    pub(super) fn end_command(&mut self) {
+    fn end_command(&mut self) {
         self.flush_cmd();
         self.redirect = None;
         self.coproc = false;
@@ -367,8 +374,23 @@ impl Parser {
         }
     }
 
+    /// `}`, `)`, `fi`, `done`, `esac`: the innermost block ends; the
+    /// pipeline it leaves open goes on (`( … ) | sh`).
+    fn close_block(&mut self) {
+        self.end_command();
+        self.blocks.close_block(&self.pipeline, &mut self.pipelines);
+    }
+
+    /// The end of a pipeline; `background` when `&` ends it.
+    fn end_with(&mut self, background: bool) {
+        self.end_command();
+        let pipeline = std::mem::take(&mut self.pipeline);
+        self.blocks
+            .end_pipeline(pipeline, background, &mut self.pipelines);
+    }
+
     fn finish(mut self) -> Vec<Pipeline> {
-        self.release();
+        self.blocks.release(&mut self.pipelines);
         self.end();
         self.blocks.finish(&mut self.pipelines);
         self.pipelines

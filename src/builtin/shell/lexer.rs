@@ -3,7 +3,8 @@
 //! character the shell treats specially is ASCII, so a word is split only
 //! at ASCII bytes and multibyte characters pass through whole.
 
-use super::{fields, quote};
+use super::fields;
+use super::quote;
 
 /// How deep `$(…)` inside `$(…)` is followed while lexing; deeper text is
 /// skipped to its end with a flat scan and the parse reports it as too

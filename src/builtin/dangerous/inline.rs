@@ -1,0 +1,66 @@
+//! Programs given to interpreters on their command line or in a here-doc
+//! (`python -c`, `perl -e`, `node -e`, `lua -e`, an awk program): what
+//! `inline_code` recognises in them is checked as the guard checks any
+//! command — the strings they hand to a shell as shell commands, the
+//! paths they delete as `rm -r` targets, the files awk writes as writes.
+
+use super::piped::{Check, INTERPRETERS};
+use crate::builtin::inline_code;
+use crate::builtin::shell::Command;
+use crate::builtin::targets::{account_file, catastrophic, device_target};
+
+/// The inline program of `prog` (a name as `program` gives it), if it has
+/// one the guard reads; `check` reads the text it runs as commands.
+pub(super) fn inline_program(
+    prog: &str,
+    args: &[String],
+    cmd: &Command,
+    check: Check<'_>,
+) -> Option<String> {
+        if INTERPRETERS.contains(&prog) {
+            return interpreter_code(prog, args, cmd, check);
+        }
+        if inline_code::is_awk(prog) {
+            return awk_code(prog, inline_code::awk_program(args)?, check);
+        }
+        None
+    }
+
+    /// An interpreter's `-c`/`-e` program, or else its here-doc.
+    fn interpreter_code(prog: &str, args: &[String], cmd: &Command, check: Check<'_>) -> Option<String> {
+        let codes: Vec<String> = match inline_code::code_of(prog, args) {
+            Some(code) => vec![code],
+            None => cmd.here.clone(),
+        };
+        for code in &codes {
+            for path in inline_code::deleted_paths(code) {
+                if catastrophic(&path) || account_file(&path) {
+                    return Some(format!("inline `{prog}` code deletes `{path}`"));
+                }
+            }
+            for literal in inline_code::executed_literals(code) {
+                if let Some(why) = check(&literal) {
+                    return Some(format!("inline `{prog}` code runs a command: {why}"));
+                }
+            }
+        }
+        None
+    }
+
+    /// An awk program: the files it prints into and the commands it runs.
+    fn awk_code(prog: &str, code: &str, check: Check<'_>) -> Option<String> {
+        for file in inline_code::awk_written(code) {
+            if let Some(why) = device_target(&file, &format!("inline `{prog}` code")) {
+                return Some(why);
+            }
+            if account_file(&file) {
+                return Some(format!("inline `{prog}` code overwrites `{file}`"));
+            }
+        }
+        for command in inline_code::awk_commands(code) {
+            if let Some(why) = check(&command) {
+                return Some(format!("inline `{prog}` code runs a command: {why}"));
+            }
+        }
+        None
+    }

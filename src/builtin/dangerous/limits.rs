@@ -1,0 +1,28 @@
+//! How far the guard reads: the nesting it follows and the longest line it
+//! analyses. Past either it denies, saying which, rather than allow text
+//! it has not read.
+
+/// How deep the guard follows shells in shells, `eval` and substitutions.
+/// Deeper text is denied, never allowed unseen.
+pub(super) const MAX_NESTING: usize = 8;
+
+/// The longest command line analysed: far above any real one (Linux caps
+/// one argument at 128 KiB and a whole command line at 2 MiB), so only
+/// text crafted to exhaust the guard is denied for its size.
+pub const MAX_INPUT: usize = 16 << 20;
+
+pub(super) fn too_long(len: usize) -> Option<String> {
+    (len > MAX_INPUT).then(|| {
+        format!(
+            "a command of {len} bytes is longer than the {} MiB the guard analyses",
+            MAX_INPUT >> 20
+        )
+    })
+}
+
+pub(super) fn too_deep() -> String {
+    format!(
+        "commands nested more than {MAX_NESTING} levels deep (shells, `eval`, substitutions) are more than the guard analyses"
+    )
+}
+
