@@ -24,7 +24,7 @@ mod piped;
 mod sourced;
 
 pub use limits::MAX_INPUT;
-use limits::{MAX_NESTING, too_deep, too_long};
+use limits::{MAX_NESTING, too_deep, too_long, too_many_words};
 use piped::{SHELLS, dash_c_script, runs_stdin};
 use sourced::Sourced;
 
@@ -149,6 +149,9 @@ impl DangerousCommands {
         // otherwise check the same text once per stage).
         let mut seen = 0;
         for (i, cmd) in pipeline.iter().enumerate() {
+            if cmd.too_many_words {
+                return Some(too_many_words());
+            }
             if self.builtin_rules
                 && let Some(name) = &cmd.fork_bomb
             {
@@ -218,12 +221,16 @@ impl DangerousCommands {
     }
 
     fn command(&self, argv: &[String], cmd: &Command, depth: usize) -> Option<String> {
-        let line = argv.join(" ");
-        if let Some(re) = self.patterns.iter().find(|re| re.is_match(&line)) {
-            return Some(format!(
-                "`{line}` matches the blocked pattern `{}`",
-                re.as_str()
-            ));
+        if !self.patterns.is_empty() {
+            // Joined only when there are patterns: on a long command the
+            // copy would cost as much as the command.
+            let line = argv.join(" ");
+            if let Some(re) = self.patterns.iter().find(|re| re.is_match(&line)) {
+                return Some(format!(
+                    "`{line}` matches the blocked pattern `{}`",
+                    re.as_str()
+                ));
+            }
         }
         let Some(first) = argv.first() else {
             return self.builtin_rules.then(|| redirects(cmd)).flatten();

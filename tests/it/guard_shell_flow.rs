@@ -6,6 +6,7 @@
 //! has its evasions and the ordinary commands that must stay allowed.
 
 use hookrun::builtin::dangerous::{DangerousCommands, Options};
+use hookrun::builtin::shell::MAX_WORDS;
 
 fn guard() -> DangerousCommands {
     DangerousCommands::new(Options::default()).expect("built-in rules")
@@ -166,4 +167,24 @@ fn a_cd_does_not_leak_between_checks_or_into_a_cached_nested_script() {
     assert_eq!(g.check("rm -rf bin"), None, "a new check starts with no cd");
     let twice = "sh -c 'rm -rf bin'; cd /; sh -c 'rm -rf bin'";
     assert_eq!(g.check(twice), None);
+}
+
+/// Past `MAX_WORDS` words in one command the rest is not kept: the guard
+/// denies, saying so, whether the words are written out or made by
+/// `$IFS`; just under the limit an ordinary command is still judged.
+#[test]
+fn a_command_of_more_words_than_any_program_takes_is_denied_saying_so() {
+    let g = guard();
+    let spaced = format!("echo {}", "a ".repeat(MAX_WORDS + 1));
+    let why = g.check(&spaced).expect("denied");
+    assert!(
+        why.contains(&format!("more than {MAX_WORDS} words")),
+        "{why}"
+    );
+    let split = format!("echo {}", "a${IFS}".repeat(MAX_WORDS + 1));
+    assert!(g.check(&split).is_some_and(|w| w.contains("words")));
+    let under = format!("echo {}", "a ".repeat(MAX_WORDS - 10));
+    assert_eq!(g.check(&under), None);
+    let hidden = format!("echo {}; rm -rf /", "a ".repeat(MAX_WORDS - 10));
+    assert!(g.check(&hidden).is_some_and(|w| w.contains("deletes `/`")));
 }

@@ -1,6 +1,8 @@
 //! How far the guard reads: the nesting it follows and the longest line it
-//! analyses. Past either it denies, saying which, rather than allow text
-//! it has not read.
+//! analyses, and the most words of one command it keeps. Past any of
+//! them it denies, saying which, rather than allow text it has not read.
+
+use crate::builtin::shell::MAX_WORDS;
 
 /// How deep the guard follows shells in shells, `eval` and substitutions.
 /// Deeper text is denied, never allowed unseen.
@@ -26,3 +28,8 @@ pub(super) fn too_deep() -> String {
     )
 }
 
+pub(super) fn too_many_words() -> String {
+    format!(
+        "a command of more than {MAX_WORDS} words is more than the guard analyses (no program can be given that many arguments)"
+    )
+}

@@ -24,7 +24,16 @@ pub struct Command {
     /// With IFS set empty it would not split (`rm -rf /`), so a guard
     /// also reads it as a computed command name.
     pub ifs_name: Option<(String, usize)>,
+    /// The command has more than `MAX_WORDS` words and substitutions:
+    /// those past the limit were not kept, and a guard cannot judge it.
+    pub too_many_words: bool,
 }
+
+/// The most words (with substitutions) one simple command keeps. No
+/// program can be given this many arguments (Linux caps a command line's
+/// arguments and environment at 2 MiB, each argument costing at least a
+/// pointer and its NUL), so only text crafted against the guard reaches it.
+pub const MAX_WORDS: usize = 200_000;
 
 /// Commands joined by `|`.
 pub type Pipeline = Vec<Command>;

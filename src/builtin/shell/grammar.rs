@@ -8,7 +8,7 @@
 //! into substitutions (bounded by the lexer).
 
 use super::blocks::Blocks;
-use super::command::{Command, Pipeline};
+use super::command::{Command, MAX_WORDS, Pipeline};
 use super::fields;
 use super::heredoc;
 use super::lexer::{Lexer, Sep, Token, Word};
@@ -62,6 +62,8 @@ struct Parser {
     keep: bool,
     /// Open compound commands and the pipelines they hold (`blocks.rs`).
     blocks: Blocks,
+    /// How many of the command's first words are known assignments.
+    assignments: usize,
 }
 
 /// Parses a whole script, handing each pipeline to `f` as soon as it is
@@ -137,6 +139,7 @@ impl Parser {
             coproc: false,
             keep,
             blocks: Blocks::default(),
+            assignments: 0,
         }
     }
 
@@ -233,26 +236,55 @@ impl Parser {
     }
 
     fn word(&mut self, lx: &mut Lexer<'_>, mut w: Word) {
-        let assignment = self.cmd.words.iter().all(|w| fields::is_assignment(w))
-            && fields::is_assignment(&w.text);
-        if w.splits.is_empty() || self.redirect.is_some() || assignment {
+        if self.full() {
+            return;
+        }
+        if w.splits.is_empty() || self.redirect.is_some() || self.assignment(&w.text) {
             return self.one_word(lx, w);
         }
         // `rm${IFS}-rf`: fields, none of them a reserved word.
         self.cmd.substitutions.append(&mut w.subs);
-        let fields = fields::split(&w.text, &w.splits);
-        if self.cmd.words.is_empty() && self.expect == Expect::Normal && fields.len() > 1 {
-            self.cmd.ifs_name = Some((w.text.clone(), fields.len()));
-        }
-        for field in fields {
-            let text = field.to_owned();
+        let names_command = self.cmd.words.is_empty() && self.expect == Expect::Normal;
+        let before = self.cmd.words.len();
+        for field in fields::split(&w.text, &w.splits) {
+            if self.full() {
+                break;
+            }
             let word = Word {
-                text,
+                text: field.to_owned(),
                 quoted: true,
                 ..Word::default()
             };
             self.one_word(lx, word);
         }
+        let made = self.cmd.words.len().saturating_sub(before);
+        if names_command && made > 1 {
+            self.cmd.ifs_name = Some((w.text, made));
+        }
+    }
+
+    /// Whether the command holds `MAX_WORDS` words and substitutions: it
+    /// is marked, and what follows is not kept, so memory stays bounded.
+    fn full(&mut self) -> bool {
+        let full = self.cmd.words.len() + self.cmd.substitutions.len() >= MAX_WORDS;
+        self.cmd.too_many_words |= full;
+        full
+    }
+
+    /// Whether `text` is an assignment in the command's prefix (every word
+    /// before it is one too), which the shell does not split. The words
+    /// already seen to be assignments are not looked at again, so a long
+    /// prefix costs linear work.
+    fn assignment(&mut self, text: &str) -> bool {
+        let words = &self.cmd.words;
+        self.assignments = self.assignments.min(words.len());
+        while words
+            .get(self.assignments)
+            .is_some_and(|w| fields::is_assignment(w))
+        {
+            self.assignments += 1;
+        }
+        self.assignments == words.len() && fields::is_assignment(text)
     }
 
     fn one_word(&mut self, lx: &mut Lexer<'_>, w: Word) {

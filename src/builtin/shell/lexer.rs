@@ -28,7 +28,8 @@ pub(super) struct Word {
     pub quoted: bool,
     /// Where unquoted `$IFS` expansions sit in `text` (`fields.rs`): the
     /// word is split there into several.
-    pub splits: Vec<(usize, usize)>,
+    /// Offsets fit in `u32`: the guards read at most 16 MiB.
+    pub splits: Vec<(u32, u32)>,
 }
 
 /// What ends a pipeline.
@@ -271,7 +272,7 @@ impl<'a> Lexer<'a> {
                     let len = fields::ifs_len(rest).unwrap_or(1);
                     let start = out.len();
                     out.extend_from_slice(rest.get(..len).unwrap_or_default());
-                    word.splits.push((start, out.len()));
+                    word.splits.push((offset(start), offset(out.len())));
                     self.adv(len);
                 }
                 other => {
@@ -319,4 +320,10 @@ impl<'a> Lexer<'a> {
 /// by `$'\xHH'` may not be, and are replaced, never refused.
 pub(super) fn into_string(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A byte offset into a word, which the input limit keeps far below
+/// `u32::MAX` (saturating rather than wrapping, should it not).
+fn offset(at: usize) -> u32 {
+    u32::try_from(at).unwrap_or(u32::MAX)
 }
