@@ -22,6 +22,7 @@ mod limits;
 mod inline;
 mod piped;
 mod sourced;
+mod vars;
 
 pub use limits::MAX_INPUT;
 use limits::{MAX_NESTING, too_deep, too_long, too_many_words};
@@ -81,9 +82,11 @@ impl DangerousCommands {
         }
         checked::reset();
         cwd::reset();
+        vars::reset();
         let why = self.parsed(line, 0);
         checked::reset();
         cwd::reset();
+        vars::reset();
         why
     }
 
@@ -95,6 +98,7 @@ impl DangerousCommands {
         }
         checked::reset();
         cwd::reset();
+        vars::reset();
         let cmd = Command {
             words: argv.to_vec(),
             ..Command::default()
@@ -102,6 +106,7 @@ impl DangerousCommands {
         let why = self.script(&[vec![cmd]], 0);
         checked::reset();
         cwd::reset();
+        vars::reset();
         why
     }
 
@@ -171,6 +176,7 @@ impl DangerousCommands {
                 }
             }
             let (runs, fed) = unwrap_fed(&cmd.words);
+            vars::follow(&cmd.words);
             if let Runs::Argv(argv) = &runs {
                 cwd::follow(argv);
             }
@@ -209,11 +215,12 @@ impl DangerousCommands {
         if checked::is_clean(text, depth + 1) {
             return None;
         }
-        // A nested script starts with no known directory, so what it was
-        // found to be does not depend on where the outer one had moved.
-        let outer = cwd::take();
+        // A nested script starts with no known directory or variable, so
+        // what it was found to be does not depend on where it was reached.
+        let (dir, assigned) = (cwd::take(), vars::take());
         let why = self.parsed(text, depth + 1);
-        cwd::restore(outer);
+        cwd::restore(dir);
+        vars::restore(assigned);
         if why.is_none() {
             checked::mark_clean(text, depth + 1);
         }
@@ -236,7 +243,8 @@ impl DangerousCommands {
             return self.builtin_rules.then(|| redirects(cmd)).flatten();
         };
         let prog = program(first);
-        let args = &argv[1..];
+        let expanded = vars::expand(&argv[1..]);
+        let args = expanded.as_deref().unwrap_or(&argv[1..]);
         if self.builtin_rules
             && let Some(why) = piped::substituted_code(&prog, cmd)
         {

@@ -17,10 +17,12 @@
 //! declares and lists them. A new guard is one new file and its name there.
 
 mod argv;
+mod awk;
 mod categories;
 mod destructive;
 pub mod guard;
 mod inline_code;
+mod literals;
 mod obscured;
 mod path_lists;
 pub mod resolve;

@@ -1,7 +1,8 @@
 //! `dangerous-commands` follows how the shell moves text around: `$IFS`
 //! splitting a word into a command, a group's output piped into a shell,
-//! functions that fork themselves, `cd` before a relative delete, awk and
-//! lua programs that run commands or write devices, and writes to devices
+//! functions that fork themselves, `cd` and variable assignments before a
+//! delete, awk and lua programs that run commands or write devices,
+//! interpreters that run argument lists, and writes to devices
 //! and the kernel's control files by tools that size or wipe. Each class
 //! has its evasions and the ordinary commands that must stay allowed.
 
@@ -44,6 +45,53 @@ const DENIED: &[(&str, &str)] = &[
     ("cd /usr/share && cd .. && rm -rf bin", "deletes `/usr/bin`"),
     ("pushd / >/dev/null; rm -rf etc", "deletes `/etc`"),
     ("bash -c 'cd / && rm -rf bin'", "deletes `/bin`"),
+    // Variables the line assigns itself.
+    ("X=/; rm -rf $X", "`rm` recursively deletes `/`"),
+    ("D=/usr; rm -rf \"${D}\"", "deletes `/usr`"),
+    (
+        "export T=/etc; chmod -R 777 $T",
+        "changes everything under `/etc`",
+    ),
+    ("declare -x H=~; rm -rf $H/", "deletes"),
+    ("env X=/ rm -rf $X", "deletes `/`"),
+    // Argument lists run without a shell, and paths wrapped in calls.
+    (
+        "python3 -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/\"])'",
+        "inline `python3` code runs a command",
+    ),
+    (
+        "node -e 'require(\"child_process\").execFileSync(\"rm\", [\"-rf\", \"/\"])'",
+        "inline `node` code runs a command",
+    ),
+    (
+        "node -e 'require(\"child_process\").spawn(\"mkfs.ext4\", [\"/dev/sda\"])'",
+        "formats",
+    ),
+    ("perl -e 'system(\"rm\", \"-rf\", \"/\")'", "inline `perl`"),
+    (
+        "ruby -e 'system(\"rm\", \"-rf\", \"/etc\")'",
+        "deletes `/etc`",
+    ),
+    (
+        "python3 -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", \"/\"])'",
+        "inline `python3`",
+    ),
+    (
+        "perl -e 'unlink glob(\"/etc/*\")'",
+        "inline `perl` code deletes `/etc/*`",
+    ),
+    (
+        "python3 -c 'import shutil, pathlib; shutil.rmtree(pathlib.Path(\"/\"))'",
+        "deletes `/`",
+    ),
+    (
+        "ruby -e 'FileUtils.rm_rf(Dir.glob(\"/*\"))'",
+        "deletes `/*`",
+    ),
+    (
+        "python3 <<EOF\nimport subprocess\nsubprocess.run([\"rm\", \"-rf\", \"/\"])\nEOF",
+        "inline `python3`",
+    ),
     // awk and lua programs.
     (
         "awk 'BEGIN{system(\"rm -rf /\")}'",
@@ -126,6 +174,13 @@ const ALLOWED: &[&str] = &[
     "awk '{print > \"out.txt\"}' data",
     "awk -f prog.awk data",
     "lua -e 'print(\"rm -rf /\")'",
+    "B=build; rm -rf $B",
+    "rm -rf $UNSET_DIR",
+    "X=/; ls $X",
+    "python3 -c 'import subprocess; subprocess.run([\"git\", \"commit\", \"-m\", \"x; rm -rf /\"])'",
+    "python3 -c 'import subprocess; subprocess.run([\"ls\", \"-la\"], check=True)'",
+    "python3 -c 'print(\"subprocess.run([\\\"rm\\\", \\\"-rf\\\", \\\"/\\\"])\")'",
+    "python3 -c 'import shutil; shutil.rmtree(\"build\")'",
     "shred secrets.txt",
     "truncate -s 0 app.log",
     "cat /proc/sys/kernel/hostname",

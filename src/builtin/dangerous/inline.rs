@@ -5,6 +5,7 @@
 //! paths they delete as `rm -r` targets, the files awk writes as writes.
 
 use super::piped::{Check, INTERPRETERS};
+use crate::builtin::awk;
 use crate::builtin::inline_code;
 use crate::builtin::shell::Command;
 use crate::builtin::targets::{account_file, catastrophic, device_target};
@@ -20,8 +21,8 @@ pub(super) fn inline_program(
         if INTERPRETERS.contains(&prog) {
             return interpreter_code(prog, args, cmd, check);
         }
-        if inline_code::is_awk(prog) {
-            return awk_code(prog, inline_code::awk_program(args)?, check);
+        if awk::is_awk(prog) {
+            return awk_code(prog, awk::awk_program(args)?, check);
         }
         None
     }
@@ -49,7 +50,7 @@ pub(super) fn inline_program(
 
     /// An awk program: the files it prints into and the commands it runs.
     fn awk_code(prog: &str, code: &str, check: Check<'_>) -> Option<String> {
-        for file in inline_code::awk_written(code) {
+        for file in awk::awk_written(code) {
             if let Some(why) = device_target(&file, &format!("inline `{prog}` code")) {
                 return Some(why);
             }
@@ -57,7 +58,7 @@ pub(super) fn inline_program(
                 return Some(format!("inline `{prog}` code overwrites `{file}`"));
             }
         }
-        for command in inline_code::awk_commands(code) {
+        for command in awk::awk_commands(code) {
             if let Some(why) = check(&command) {
                 return Some(format!("inline `{prog}` code runs a command: {why}"));
             }

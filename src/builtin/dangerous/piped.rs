@@ -5,7 +5,7 @@
 //! and what an awk program prints are read as the commands they become.
 
 use super::sourced;
-use crate::builtin::inline_code;
+use crate::builtin::awk;
 use crate::builtin::obscured::{decoded_in, decoder};
 use crate::builtin::shell::{self, Command};
 use crate::builtin::wrappers::{program, unwrap};
@@ -72,10 +72,10 @@ pub(super) fn piped_into(upstream: &[Command], runner: &str, check: Check<'_>) -
                 return Some(why);
             }
             // `awk 'BEGIN{print "rm -rf /"}' | sh`: what it prints.
-            if inline_code::is_awk(&up_prog)
-                && let Some(code) = inline_code::awk_program(&a[1..])
+            if awk::is_awk(&up_prog)
+                && let Some(code) = awk::awk_program(&a[1..])
             {
-                for printed in inline_code::awk_literals(code) {
+                for printed in awk::awk_literals(code) {
                     if let Some(why) = check(&printed) {
                         return Some(why);
                     }
