@@ -54,6 +54,7 @@ const DENIED: &[(&str, &str)] = &[
     ),
     ("declare -x H=~; rm -rf $H/", "deletes"),
     ("env X=/ rm -rf $X", "deletes `/`"),
+    ("sudo env -i D=/usr rm -rf $D", "deletes `/usr`"),
     // Argument lists run without a shell, and paths wrapped in calls.
     (
         "python3 -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/\"])'",

@@ -40,22 +40,30 @@ pub(super) fn restore(vars: HashMap<String, String>) {
 }
 
 /// Records the assignments of one command's words (as written, before
-/// wrappers are stripped).
+/// wrappers are stripped): those that start it, those after `export`,
+/// `declare`, `local`, `readonly` or `typeset`, and those after an `env`
+/// anywhere among its wrappers (`sudo env X=/ rm -rf $X`).
 pub(super) fn follow(words: &[String]) {
     let declares = words.first().is_some_and(|w| {
         matches!(
             w.as_str(),
-            "export" | "declare" | "local" | "readonly" | "typeset" | "env"
+            "export" | "declare" | "local" | "readonly" | "typeset"
         )
     });
-    let assignments = words
+    let after_env = words
+        .iter()
+        .position(|w| w == "env" || w.ends_with("/env"))
+        .map_or(&[][..], |at| &words[at + 1..]);
+    let leading = words
         .iter()
         .skip(usize::from(declares))
-        .take_while(|w| is_assignment(w) || (declares && w.starts_with('-')))
-        .filter_map(|w| w.split_once('='));
+        .take_while(|w| is_assignment(w) || (declares && w.starts_with('-')));
+    let through_env = after_env
+        .iter()
+        .take_while(|w| is_assignment(w) || w.starts_with('-'));
     VARS.with(|v| {
         let mut vars = v.borrow_mut();
-        for (name, value) in assignments {
+        for (name, value) in leading.chain(through_env).filter_map(|w| w.split_once('=')) {
             vars.insert(name.to_owned(), value.to_owned());
         }
     });
