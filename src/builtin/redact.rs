@@ -4,6 +4,9 @@
 
 use std::sync::OnceLock;
 
+use aho_corasick::AhoCorasick;
+use regex::bytes::{Regex, RegexBuilder};
+
 use super::guard::{Entry, Guard, Verdict, options};
 use super::secret_rules::{Check, RULES, accepts};
 use crate::event::Event;
@@ -25,24 +28,48 @@ pub struct Options {
     pub extra_patterns: Vec<String>,
 }
 
-/// One compiled rule: its regex, the name in its marker (none for custom
-/// patterns) and how its matches are checked.
+/// One rule: its regex, compiled the first time a text holds one of its
+/// anchors (custom patterns are compiled at once, so that a bad one is an
+/// error when the config is loaded), the name in its marker (none for
+/// custom patterns) and how its matches are checked.
 #[derive(Debug)]
 struct Compiled {
-    re: regex::Regex,
+    pattern: &'static str,
+    re: OnceLock<Option<Regex>>,
     marker: String,
     check: Check,
 }
 
-/// A compiled set of secret shapes.
-#[derive(Debug)]
-pub struct Redactor {
-    set: regex::RegexSet,
-    rules: Vec<Compiled>,
+impl Compiled {
+    /// The regex, compiled on first use. The default rules are ASCII
+    /// shapes, compiled without Unicode classes (several times cheaper to
+    /// build: a secret's characters are ASCII, and `\b`, `\s`, `(?i)` read
+    /// as ASCII find the same secrets); a pattern that fails is skipped,
+    /// which tests rule out for the defaults.
+    fn regex(&self) -> Option<&Regex> {
+        self.re
+            .get_or_init(|| RegexBuilder::new(self.pattern).unicode(false).build().ok())
+            .as_ref()
+    }
 }
 
-fn compile(p: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(p).map_err(|e| format!("pattern `{p}` is not a valid regex: {e}"))
+/// A set of secret shapes. Which rules can match a text is told first by
+/// one pass for every rule's anchors (`secret_rules::Rule::anchors`), so
+/// that ordinary text costs neither compiling nor running any regex: this
+/// is what keeps loading the guard, and scrubbing each audit line, cheap.
+#[derive(Debug)]
+pub struct Redactor {
+    rules: Vec<Compiled>,
+    /// The anchors of every default rule, ignoring ASCII case.
+    anchors: Option<AhoCorasick>,
+    /// For each anchor, the rule it belongs to.
+    anchor_rule: Vec<usize>,
+    /// Rules without anchors (custom patterns): tried on every text.
+    unanchored: Vec<usize>,
+}
+
+fn compile(p: &str) -> Result<Regex, String> {
+    Regex::new(p).map_err(|e| format!("pattern `{p}` is not a valid regex: {e}"))
 }
 
 impl Redactor {
@@ -50,31 +77,52 @@ impl Redactor {
     /// A pattern that does not compile.
     pub fn new(o: Options) -> Result<Self, String> {
         let mut rules = Vec::new();
-        match o.patterns {
-            None => {
-                for r in RULES {
-                    rules.push(Compiled {
-                        re: compile(r.pattern)?,
-                        marker: format!("[REDACTED:{}]", r.name),
-                        check: r.check,
-                    });
+        let mut anchors = Vec::new();
+        let mut anchor_rule = Vec::new();
+        let mut unanchored = Vec::new();
+        if o.patterns.is_none() {
+            for r in RULES {
+                for a in r.anchors {
+                    anchors.push(*a);
+                    anchor_rule.push(rules.len());
                 }
-            }
-            Some(ps) => {
-                for p in ps {
-                    rules.push(custom(&p)?);
-                }
+                rules.push(Compiled {
+                    pattern: r.pattern,
+                    re: OnceLock::new(),
+                    marker: format!("[REDACTED:{}]", r.name),
+                    check: r.check,
+                });
             }
         }
-        for p in o.extra_patterns {
-            rules.push(custom(&p)?);
+        for p in o.patterns.into_iter().flatten().chain(o.extra_patterns) {
+            unanchored.push(rules.len());
+            rules.push(Compiled {
+                pattern: "",
+                re: OnceLock::from(Some(compile(&p)?)),
+                marker: REDACTED.to_owned(),
+                check: Check::Shape,
+            });
         }
-        let set = regex::RegexSet::new(rules.iter().map(|r| r.re.as_str()))
-            .map_err(|e| e.to_string())?;
-        Ok(Redactor { set, rules })
+        let anchors = if anchors.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .build(&anchors)
+                    .map_err(|e| e.to_string())?,
+            )
+        };
+        Ok(Redactor {
+            rules,
+            anchors,
+            anchor_rule,
+            unanchored,
+        })
     }
 
-    /// The default redactor, compiled once.
+    /// The default redactor, built once (its rules compile as texts need
+    /// them).
     #[must_use]
     pub fn default_set() -> &'static Redactor {
         static R: OnceLock<Redactor> = OnceLock::new();
@@ -82,10 +130,31 @@ impl Redactor {
             Ok(r) => r,
             // The defaults are constants checked by tests.
             Err(_) => Redactor {
-                set: regex::RegexSet::empty(),
                 rules: Vec::new(),
+                anchors: None,
+                anchor_rule: Vec::new(),
+                unanchored: Vec::new(),
             },
         })
+    }
+
+    /// The rules that may match `s`, in rule order.
+    fn candidates(&self, s: &str) -> Vec<usize> {
+        let mut hit = vec![false; self.rules.len()];
+        for &i in &self.unanchored {
+            hit[i] = true;
+        }
+        if let Some(ac) = &self.anchors {
+            for m in ac.find_overlapping_iter(s) {
+                if let Some(&i) = self.anchor_rule.get(m.pattern().as_usize()) {
+                    hit[i] = true;
+                }
+            }
+        }
+        hit.iter()
+            .enumerate()
+            .filter_map(|(i, &h)| h.then_some(i))
+            .collect()
     }
 
     /// The secrets found in a text: byte ranges, sorted, not overlapping,
@@ -93,16 +162,23 @@ impl Redactor {
     #[must_use]
     pub fn find(&self, s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
         let mut found: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
-        for i in self.set.matches(s).iter() {
+        for i in self.candidates(s) {
             let Some(rule) = self.rules.get(i) else {
                 continue;
             };
-            for caps in rule.re.captures_iter(s) {
+            let Some(re) = rule.regex() else {
+                continue;
+            };
+            for caps in re.captures_iter(s.as_bytes()) {
                 let Some(m) = caps.name("s").or_else(|| caps.get(0)) else {
                     continue;
                 };
                 let range = unquote(s, m.range());
-                let value = s.get(range.clone()).unwrap_or_default();
+                // Byte-level matches of ASCII shapes start and end at ASCII
+                // bytes; a range that would split a character is dropped.
+                let Some(value) = s.get(range.clone()) else {
+                    continue;
+                };
                 if !range.is_empty() && accepts(rule.check, value) {
                     found.push((range, i));
                 }
@@ -132,9 +208,6 @@ impl Redactor {
     /// Redacts one text; returns how many secrets were replaced.
     #[must_use]
     pub fn text(&self, s: &str) -> (String, usize) {
-        if !self.set.is_match(s) {
-            return (s.to_owned(), 0);
-        }
         let found = self.find(s);
         if found.is_empty() {
             return (s.to_owned(), 0);
@@ -177,14 +250,6 @@ impl Redactor {
             _ => 0,
         }
     }
-}
-
-fn custom(p: &str) -> Result<Compiled, String> {
-    Ok(Compiled {
-        re: compile(p)?,
-        marker: REDACTED.to_owned(),
-        check: Check::Shape,
-    })
 }
 
 /// The range inside matching quotes around a value (`"hunter2"` → `hunter2`).
@@ -232,5 +297,53 @@ impl Guard for Redactor {
             value: out,
             count,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default rules compile only when a text needs them: each must
+    /// compile, in the ASCII mode they are built in.
+    #[test]
+    fn every_default_rule_compiles_and_has_anchors() {
+        let r = Redactor::new(Options::default()).expect("defaults");
+        for (rule, def) in r.rules.iter().zip(RULES) {
+            assert!(rule.regex().is_some(), "{} does not compile", def.name);
+            assert!(!def.anchors.is_empty(), "{} has no anchor", def.name);
+        }
+    }
+
+    /// Ordinary text compiles no rule; text with an anchor compiles only
+    /// the rules that anchor belongs to.
+    #[test]
+    fn rules_compile_only_when_their_anchor_appears() {
+        let r = Redactor::new(Options::default()).expect("defaults");
+        assert_eq!(r.text("ls -la /tmp && echo done").1, 0);
+        assert!(r.rules.iter().all(|c| c.re.get().is_none()));
+        let key = format!("ghp_{}", "a1B2".repeat(9));
+        assert_eq!(r.text(&format!("token is {key}")).1, 1);
+        let compiled: Vec<&str> = r
+            .rules
+            .iter()
+            .zip(RULES)
+            .filter(|(c, _)| c.re.get().is_some())
+            .map(|(_, d)| d.name)
+            .collect();
+        assert!(compiled.contains(&"github-token"), "{compiled:?}");
+        assert!(!compiled.contains(&"jwt"), "{compiled:?}");
+    }
+
+    /// A custom pattern is compiled when the guard is built, so a bad one
+    /// is an error then.
+    #[test]
+    fn a_bad_custom_pattern_is_an_error_at_load() {
+        let o = Options {
+            patterns: None,
+            extra_patterns: vec!["(unclosed".into()],
+        };
+        let err = Redactor::new(o).expect_err("bad regex");
+        assert!(err.contains("(unclosed"), "{err}");
     }
 }
