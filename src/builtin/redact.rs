@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::bytes::{Regex, RegexBuilder};
 
 use super::guard::{Entry, Guard, Verdict, options};
@@ -60,8 +60,10 @@ impl Compiled {
 #[derive(Debug)]
 pub struct Redactor {
     rules: Vec<Compiled>,
-    /// The anchors of every default rule, ignoring ASCII case.
-    anchors: Option<AhoCorasick>,
+    /// The anchors of every default rule, in rule order.
+    anchor_words: Vec<&'static str>,
+    /// Their automaton, ignoring ASCII case, built on first use.
+    anchors: OnceLock<Option<AhoCorasick>>,
     /// For each anchor, the rule it belongs to.
     anchor_rule: Vec<usize>,
     /// Rules without anchors (custom patterns): tried on every text.
@@ -103,19 +105,10 @@ impl Redactor {
                 check: Check::Shape,
             });
         }
-        let anchors = if anchors.is_empty() {
-            None
-        } else {
-            Some(
-                AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .build(&anchors)
-                    .map_err(|e| e.to_string())?,
-            )
-        };
         Ok(Redactor {
             rules,
-            anchors,
+            anchor_words: anchors,
+            anchors: OnceLock::new(),
             anchor_rule,
             unanchored,
         })
@@ -131,11 +124,31 @@ impl Redactor {
             // The defaults are constants checked by tests.
             Err(_) => Redactor {
                 rules: Vec::new(),
-                anchors: None,
+                anchor_words: Vec::new(),
+                anchors: OnceLock::new(),
                 anchor_rule: Vec::new(),
                 unanchored: Vec::new(),
             },
         })
+    }
+
+    /// The anchors' automaton: a contiguous NFA, the quickest kind to
+    /// build, for a few dozen short words (the guard is built in every
+    /// process; most processes scan no text with it).
+    fn automaton(&self) -> Option<&AhoCorasick> {
+        self.anchors
+            .get_or_init(|| {
+                (!self.anchor_words.is_empty())
+                    .then(|| {
+                        AhoCorasick::builder()
+                            .ascii_case_insensitive(true)
+                            .kind(Some(AhoCorasickKind::ContiguousNFA))
+                            .build(&self.anchor_words)
+                            .ok()
+                    })
+                    .flatten()
+            })
+            .as_ref()
     }
 
     /// The rules that may match `s`, in rule order.
@@ -144,7 +157,7 @@ impl Redactor {
         for &i in &self.unanchored {
             hit[i] = true;
         }
-        if let Some(ac) = &self.anchors {
+        if let Some(ac) = self.automaton() {
             for m in ac.find_overlapping_iter(s) {
                 if let Some(&i) = self.anchor_rule.get(m.pattern().as_usize()) {
                     hit[i] = true;
@@ -309,6 +322,7 @@ mod tests {
     #[test]
     fn every_default_rule_compiles_and_has_anchors() {
         let r = Redactor::new(Options::default()).expect("defaults");
+        assert!(r.automaton().is_some(), "the anchors build");
         for (rule, def) in r.rules.iter().zip(RULES) {
             assert!(rule.regex().is_some(), "{} does not compile", def.name);
             assert!(!def.anchors.is_empty(), "{} has no anchor", def.name);
