@@ -10,11 +10,12 @@ use crate::event::Event;
 use super::categories::{Categories, Selection};
 use super::shell::{self, Command, Pipeline};
 use super::destructive::{self, fed_destructive};
+use super::expand;
 use super::writes::redirects;
 use super::targets::catastrophic;
 use super::guard::{Entry, Guard, Verdict, options};
 use super::tools::SHELL_TOOLS;
-use super::wrappers::{Runs, is_assignment, program, unwrap_fed};
+use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 
 mod checked;
 mod cwd;
@@ -26,7 +27,8 @@ mod vars;
 
 pub use limits::MAX_INPUT;
 use limits::{MAX_NESTING, too_deep, too_long, too_many_words};
-use piped::{SHELLS, dash_c_script, runs_stdin};
+use piped::{dash_c_script, runs_stdin};
+use sourced::SHELLS;
 use sourced::Sourced;
 
 /// Options of `dangerous-commands`.
@@ -191,8 +193,15 @@ impl DangerousCommands {
                     Vec::new()
                 }
             };
-            if let Some(why) = self.command(&argv, cmd, depth) {
-                return Some(why);
+            // `env -C / rm -rf etc`: the wrapper's directory, for this
+            // command only.
+            let moved = cwd::wrapper_dir(&cmd.words).map(|d| cwd::enter(&d));
+            let why = self.command(&argv, cmd, depth);
+            if let Some(before) = moved {
+                cwd::restore(before);
+            }
+            if why.is_some() {
+                return why;
             }
             if self.builtin_rules
                 && fed
@@ -203,7 +212,19 @@ impl DangerousCommands {
             if self.builtin_rules && i > 0 && runs_stdin(&argv) {
                 let upstream = pipeline.get(seen..i).unwrap_or_default();
                 seen = i;
-                if let Some(why) = piped::piped_into(upstream, &argv[0], &|t| self.check_nested(t, depth)) {
+                // `x="rm -rf /"; echo "$x" | sh`: the words as echoed.
+                let upstream: Vec<Command> = upstream
+                    .iter()
+                    .map(|c| match vars::expand_words(&c.words, false) {
+                        Some(words) => Command {
+                            words,
+                            ..c.clone()
+                        },
+                        None => c.clone(),
+                    })
+                    .collect();
+                let check = |t: &str| self.check_nested(t, depth);
+                if let Some(why) = piped::piped_into(&upstream, &argv[0], &check) {
                     return Some(why);
                 }
             }
@@ -239,12 +260,31 @@ impl DangerousCommands {
                 ));
             }
         }
+        let targets = redirect_targets(cmd);
         let Some(first) = argv.first() else {
-            return self.builtin_rules.then(|| redirects(cmd)).flatten();
+            return self.builtin_rules.then(|| redirects(&targets)).flatten();
         };
+        // Variables the line assigned, braces, then the directory it moved
+        // to: the words the program really gets.
+        let reads_whole = SHELLS.contains(&program(first).as_str()) || program(first) == "eval";
+        let expanded = vars::expand_words(argv, !reads_whole);
+        if let Some(full) = &expanded
+            && let Some(name) = full.first()
+            && name != first
+            && !name.contains('$')
+        {
+            // `x="sudo rm -rf /"; $x`: a command name the line spelled out.
+            return self.command(&unwrap(full), cmd, depth);
+        }
+        let argv = expanded.as_deref().unwrap_or(argv);
         let prog = program(first);
-        let expanded = vars::expand(&argv[1..]);
-        let args = expanded.as_deref().unwrap_or(&argv[1..]);
+        let braced: Vec<String>;
+        let args = if argv[1..].iter().any(|a| a.contains('{')) {
+            braced = argv[1..].iter().flat_map(|a| expand::braces(a)).collect();
+            &braced[..]
+        } else {
+            &argv[1..]
+        };
         if self.builtin_rules
             && let Some(why) = piped::substituted_code(&prog, cmd)
         {
@@ -290,15 +330,13 @@ impl DangerousCommands {
         if !self.builtin_rules {
             return None;
         }
-        if let Some(why) = redirects(cmd) {
+        if let Some(why) = redirects(&targets) {
             return Some(why);
         }
-        if prog == "rm"
-            && let Some(resolved) = cwd::resolve(args)
-        {
-            return destructive::rules(first, &resolved);
+        match cwd::resolve_operands(&prog, args) {
+            Some(resolved) => destructive::rules(first, &resolved),
+            None => destructive::rules(first, args),
         }
-        destructive::rules(first, args)
     }
 }
 
@@ -345,3 +383,16 @@ impl Guard for DangerousCommands {
     }
 }
 
+/// A command's redirections with their targets as the shell opens them:
+/// variables the line assigned expanded, relative paths against the
+/// directory it moved to.
+fn redirect_targets(cmd: &Command) -> Vec<(String, String)> {
+    cmd.redirects
+        .iter()
+        .map(|(op, target)| {
+            let t = vars::expand_one(target);
+            let t = cwd::resolve_path(&t).unwrap_or(t);
+            (op.clone(), t)
+        })
+        .collect()
+}

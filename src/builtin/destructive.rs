@@ -11,7 +11,7 @@
 
 use super::argv::{self, Spec, Takes};
 use super::shell;
-use super::targets::{account_file, catastrophic, device_target, normal, root_like};
+use super::targets::{SYSTEM_DIRS, account_file, catastrophic, device_target, normal, root_like};
 use super::wrappers::{program, unwrap};
 use super::writes::{account_file_write, dd};
 
@@ -67,7 +67,7 @@ pub(super) fn rules(first: &str, args: &[String]) -> Option<String> {
         "rm" => rm(args).or_else(|| account_file_write("rm", args)),
         "perl" | "ruby" => in_place_edit(&prog, args),
         p if p.starts_with("mkfs") || p == "mke2fs" || p == "mkswap" || p == "wipefs" => {
-            Some(format!("`{p}` formats a file system"))
+            formats(p, args)
         }
         "dd" => dd(args),
         "chmod" | "chown" | "chgrp" => recursive_permissions(&prog, args),
@@ -75,6 +75,17 @@ pub(super) fn rules(first: &str, args: &[String]) -> Option<String> {
         | "unlink" => account_file_write(&prog, args),
         _ => None,
     }
+}
+
+/// A formatter (`mkfs.*`, `mke2fs`, `mkswap`, `wipefs`) pointed at a
+/// device, or at a target the guard cannot read (`$DISK`); a disk image or
+/// a swap file (`mkfs.ext4 disk.img`, `mkswap /swapfile`) is ordinary work.
+fn formats(prog: &str, args: &[String]) -> Option<String> {
+    let device = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .find(|a| device_target(a, "").is_some() || a.contains(['$', '`']))?;
+    Some(format!("`{prog}` formats a file system on `{device}`"))
 }
 
 /// `{a,b,c}` as one word: the words it expands to.
@@ -99,6 +110,7 @@ fn computed_name(first: &str, args: &[String]) -> Option<String> {
     let target = a
         .operands
         .iter()
+        .map(|t| t.strip_prefix("of=").unwrap_or(t))
         .find(|t| root_like(t) || device_target(t, "").is_some() || account_file(t));
     let what = match target {
         Some(t) => format!("`{t}`"),
@@ -194,18 +206,51 @@ fn recursive_permissions(prog: &str, args: &[String]) -> Option<String> {
     if let Some(t) = targets.iter().find(|t| root_like(t)) {
         return Some(format!("`{prog} -R {spec}` changes everything under `{t}`"));
     }
-    let world = matches!(
-        spec.as_str(),
-        "777" | "0777" | "a+rwx" | "ugo+rwx" | "a=rwx" | "ugo=rwx" | "o+w" | "a+w"
-    );
-    let t = targets.iter().find(|t| catastrophic(t))?;
-    match prog {
-        "chmod" if world => Some(format!(
-            "`chmod -R {spec}` makes `{t}` writable by everyone"
-        )),
-        "chmod" => None,
-        _ => Some(format!("`{prog}` changes the owner of `{t}`")),
+    // A system directory's own subdirectories (`/usr/bin`, `/var/lib`):
+    // any mode breaks them (setuid programs, private keys), any owner too,
+    // except the trees users own by custom (`/usr/local`, `/opt/…`).
+    if let Some(t) = targets.iter().find(|t| in_system_dir(t)) {
+        if prog == "chmod" || !user_owned_tree(t) {
+            return Some(format!("`{prog} -R {spec}` changes everything under `{t}`"));
+        }
     }
+    // Elsewhere among the protected targets (`~/.ssh`, `.`, `/data`), a
+    // mode that opens files to everyone or sets set-user-ID bits.
+    let t = targets.iter().find(|t| catastrophic(t))?;
+    (prog == "chmod" && opens_up(&spec))
+        .then(|| format!("`chmod -R {spec}` makes `{t}` writable by everyone or set-user-ID"))
+}
+
+/// A directory directly inside a system directory (`/usr/bin`, `/etc/ssl`).
+fn in_system_dir(target: &str) -> bool {
+    let t = normal(target);
+    t.rsplit_once('/')
+        .is_some_and(|(parent, name)| !name.is_empty() && SYSTEM_DIRS.contains(&parent))
+        && t != "/var/tmp"
+}
+
+/// Trees that users take ownership of on purpose.
+fn user_owned_tree(target: &str) -> bool {
+    let t = normal(target);
+    t == "/usr/local" || t.starts_with("/opt/")
+}
+
+/// A chmod mode that gives everyone write access or sets the set-user-ID
+/// or set-group-ID bit: octal with `2` in the last digit or a 4/2 thousands
+/// digit, or symbolic `o+w`, `a+w`, `+w`, `=rwx`, `+s`.
+fn opens_up(mode: &str) -> bool {
+    if !mode.is_empty() && mode.chars().all(|c| c.is_digit(8)) {
+        let bits = u32::from_str_radix(mode, 8).unwrap_or(0);
+        return bits & 0o002 != 0 || bits & 0o6000 != 0;
+    }
+    mode.split(',').any(|clause| {
+        let (who, perms) = match clause.find(['+', '=']) {
+            Some(at) => (&clause[..at], &clause[at + 1..]),
+            None => return false,
+        };
+        let everyone = who.is_empty() || who.contains(['o', 'a']);
+        (everyone && perms.contains('w')) || perms.contains('s')
+    })
 }
 
 /// A destructive command whose operands come from `xargs`' or `parallel`'s

@@ -70,6 +70,12 @@ const EXEC_CALLS: &[&str] = &[
     "spawnvp",
     "spawnl",
     "spawnlp",
+    "spawnlpe",
+    "spawnle",
+    "spawnve",
+    "spawnvpe",
+    "posix_spawn",
+    "posix_spawnp",
 ];
 
 /// The string literals a program runs as commands: those handed straight to
@@ -81,7 +87,7 @@ const EXEC_CALLS: &[&str] = &[
 /// them.
 pub(super) fn executed_literals(code: &str) -> Vec<String> {
     let lits = literals(code);
-    let mut out = Vec::new();
+    let mut out = quote_like_commands(code);
     let mut k = 0;
     while let Some(lit) = lits.get(k) {
         k += 1;
@@ -131,12 +137,85 @@ fn shell_quoted(word: &str) -> String {
 /// parentheses.
 fn called_by_exec(before: &str) -> bool {
     let opening = before.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '(' | '['));
-    let name_start = opening
+    if EXEC_CALLS.contains(&trailing_name(opening)) {
+        return true;
+    }
+    // A later argument of a call still open (`os.spawnlp(os.P_WAIT, 'rm',
+    // …)`).
+    before
+        .rfind('(')
+        .filter(|&open| !before[open..].contains(')'))
+        .is_some_and(|open| EXEC_CALLS.contains(&trailing_name(before[..open].trim_end())))
+}
+
+/// The identifier `text` ends with (`os.system` gives `system`).
+fn trailing_name(text: &str) -> &str {
+    let start = text
         .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
         .map_or(0, |i| {
-            i + opening[i..].chars().next().map_or(1, char::len_utf8)
+            i + text[i..].chars().next().map_or(1, char::len_utf8)
         });
-    EXEC_CALLS.contains(&&opening[name_start..])
+    &text[start..]
+}
+
+/// Perl's and Ruby's command operators, which run their text as a shell
+/// command line: `qx{…}`, `qx(…)`, `qx/…/` and Ruby's `%x(…)`; and
+/// `system qw(rm -rf /)` / `exec qw(…)`, a word list handed to an exec
+/// call.
+fn quote_like_commands(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (op, at, body) in quote_like(code) {
+        match op {
+            "qx" | "%x" => out.push(body.to_owned()),
+            _ if called_by_exec(&code[..at]) => out.push(
+                body.split_whitespace()
+                    .map(shell_quoted)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every `qx`, `%x` and `qw` quote of `code`: the operator, where it
+/// starts and its body (brackets pair up; other delimiters repeat).
+fn quote_like(code: &str) -> Vec<(&'static str, usize, &str)> {
+    let mut out = Vec::new();
+    for op in ["qx", "%x", "qw"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(op).map(|i| i + from) {
+            from = at + op.len();
+            let word_start = !code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let rest = code[from..].trim_start();
+            let Some(open) = rest.chars().next() else {
+                continue;
+            };
+            let delimiter = !open.is_alphanumeric()
+                && !open.is_whitespace()
+                && !matches!(open, '_' | ',' | ';' | '=' | ')');
+            if !word_start || !delimiter {
+                continue;
+            }
+            let close = match open {
+                '(' => ')',
+                '{' => '}',
+                '[' => ']',
+                '<' => '>',
+                c => c,
+            };
+            let body_start = code.len() - rest.len() + open.len_utf8();
+            if let Some(len) = code[body_start..].find(close) {
+                out.push((op, at, &code[body_start..body_start + len]));
+                from = body_start + len;
+            }
+        }
+    }
+    out
 }
 
 /// The literal paths handed to the languages' delete calls, also through a

@@ -20,6 +20,7 @@ mod argv;
 mod awk;
 mod categories;
 mod destructive;
+mod expand;
 pub mod guard;
 mod inline_code;
 mod literals;

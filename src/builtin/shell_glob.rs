@@ -55,7 +55,7 @@ pub(super) fn expand(pattern: &Path) -> Option<Vec<PathBuf>> {
 }
 
 /// A regex for one component, or `None` when it holds no glob character.
-fn component_regex(glob: &str) -> Option<regex::Regex> {
+pub(super) fn component_regex(glob: &str) -> Option<regex::Regex> {
     if !glob.contains(['*', '?', '[']) {
         return None;
     }

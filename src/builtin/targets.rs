@@ -2,6 +2,8 @@
 //! system directories, homes, devices and the account files. Shared by the
 //! per-program rules (`destructive.rs`) and the inline-code check.
 
+use super::expand;
+
 /// `/dev` targets that are not devices worth protecting.
 pub(super) const HARMLESS_DEVICES: &[&str] = &[
     "null", "zero", "random", "urandom", "full", "tty", "stdout", "stderr", "stdin",
@@ -27,6 +29,8 @@ const ACCOUNT_DIRS: &[&str] = &[
     "/var/spool/cron",
     "/var/spool/cron/crontabs",
 ];
+/// Directories in a home that are emptied as routine (caches, the trash).
+const ROUTINE_IN_HOME: &[&str] = &[".cache", ".Trash", ".npm"];
 /// Top-level system directories: deleting one recursively wrecks a system.
 pub(super) const SYSTEM_DIRS: &[&str] = &[
     "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
@@ -93,8 +97,13 @@ pub(super) fn without_dot_dot(t: &str) -> String {
     }
 }
 
-/// Targets whose recursive deletion wrecks a system or a home.
+/// Targets whose recursive deletion wrecks a system or a home; a glob
+/// (`/e*`, `/*/*`) is judged by what it could expand to (`expand.rs`).
 pub(super) fn catastrophic(target: &str) -> bool {
+    expand::targets(target).iter().any(|t| catastrophic_path(t))
+}
+
+fn catastrophic_path(target: &str) -> bool {
     let t = normal(target);
     // `DIR/*` and `DIR/.*` (every dot file: `~/.*` is `.ssh`, `.config`, …)
     // delete what DIR holds.
@@ -120,8 +129,8 @@ pub(super) fn catastrophic(target: &str) -> bool {
     match base.rsplit_once('/') {
         Some((parent, name)) if !name.is_empty() && !name.contains('*') => {
             (parent.is_empty() && !matches!(name, "tmp" | "mnt" | "media"))
-                || is_home(parent)
-                || (SYSTEM_DIRS.contains(&parent) && base != "/var/tmp")
+                || (is_home(parent) && !ROUTINE_IN_HOME.contains(&name))
+                || (SYSTEM_DIRS.contains(&parent) && base != "/var/tmp" && parent != "/opt")
         }
         _ => false,
     }
@@ -132,6 +141,12 @@ pub(super) fn catastrophic(target: &str) -> bool {
 /// crashes the machine on one letter; `/proc/sys/…` and `/sys/…` change
 /// the running kernel and its devices).
 pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
+    expand::targets(path)
+        .iter()
+        .find_map(|p| device_path(p, who))
+}
+
+fn device_path(path: &str, who: &str) -> Option<String> {
     let dev = normal(path);
     if dev == "/proc/sysrq-trigger" || dev.starts_with("/proc/sys/") || dev.starts_with("/sys/") {
         return Some(format!(
@@ -140,6 +155,8 @@ pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
     }
     let name = dev.strip_prefix("/dev/")?;
     if HARMLESS_DEVICES.contains(&name)
+        || name == "shm"
+        || name.starts_with("tty")
         || name.starts_with("fd/")
         || name.starts_with("pts/")
         || name.starts_with("shm/")
@@ -149,9 +166,14 @@ pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
     Some(format!("{who} writes to the device `{dev}`"))
 }
 
-/// A home directory as written: `~`, `~root`, `$HOME`.
+/// A home directory as written: `~`, `~root`, `$HOME`, `/root`,
+/// `/home/NAME`.
 fn is_home(word: &str) -> bool {
     word == "$HOME"
+        || word == "/root"
+        || word
+            .strip_prefix("/home/")
+            .is_some_and(|user| !user.is_empty() && !user.contains('/') && !user.contains('*'))
         || word.strip_prefix('~').is_some_and(|user| {
             user.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
@@ -162,6 +184,10 @@ fn is_home(word: &str) -> bool {
 /// crontab), after normalisation: overwriting one locks users out or runs
 /// code as root.
 pub(super) fn account_file(path: &str) -> bool {
+    expand::targets(path).iter().any(|p| account_path(p))
+}
+
+fn account_path(path: &str) -> bool {
     let n = normal(path);
     ACCOUNT_FILES.contains(&n.as_str())
         || n.rsplit_once('/')
@@ -172,6 +198,10 @@ pub(super) fn account_file(path: &str) -> bool {
 /// `/etc/..`): what even a harmless-looking tool must not be pointed at
 /// recursively by a name the guard cannot read.
 pub(super) fn root_like(path: &str) -> bool {
+    expand::targets(path).iter().any(|p| root_like_path(p))
+}
+
+fn root_like_path(path: &str) -> bool {
     let n = normal(path);
     let base = n.strip_suffix("/*").unwrap_or(&n);
     matches!(base, "/" | "") || is_home(base) || SYSTEM_DIRS.contains(&base)

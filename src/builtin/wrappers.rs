@@ -19,7 +19,37 @@ pub(super) enum Runs {
 
 /// The program name: basename, lowercased (`/bin/RM` is `rm`).
 pub(super) fn program(word: &str) -> String {
-    word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase()
+    let name = word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase();
+    versioned(&name).unwrap_or(name)
+}
+
+/// An interpreter or shell named with its version (`python3.12`,
+/// `python2.7`, `pypy3`, `perl5.36`, `ruby3.2`, `lua5.4`, `luajit`,
+/// `php8.2`, `node20`, `bash5`): the name the rules know it by.
+fn versioned(name: &str) -> Option<String> {
+    const FAMILIES: &[(&str, &str)] = &[
+        ("python", "python"),
+        ("pypy", "python3"),
+        ("perl", "perl"),
+        ("ruby", "ruby"),
+        ("luajit", "lua"),
+        ("lua", "lua"),
+        ("php", "php"),
+        ("nodejs", "node"),
+        ("node", "node"),
+        ("bash", "bash"),
+        ("zsh", "zsh"),
+    ];
+    let (family, known) = FAMILIES.iter().find(|(f, _)| name.starts_with(f))?;
+    let version = &name[family.len()..];
+    if version.is_empty() || !version.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return (*family == "luajit" || *family == "pypy").then(|| (*known).to_owned());
+    }
+    // `python3.12` is `python3`, `python2.7` is `python2`.
+    if *known == "python" {
+        return Some(format!("python{}", &version[..1]));
+    }
+    Some((*known).to_owned())
 }
 
 /// Strips leading assignments and wrappers to the command that really
@@ -98,7 +128,11 @@ fn step(prog: &str, row: &Wrapper, args: &[String], separators: bool) -> Step {
     };
     for _ in 0..skip {
         if then == Then::ShellArgs && rest.first().is_some_and(|a| a == "-") {
+            // `su - -c CMD`: `-` is `--login`, and options may follow it.
             rest = &rest[1..];
+            let more = argv::parse(&row.spec, rest);
+            rest = rest.get(more.rest..).unwrap_or_default();
+            parsed.opts.extend(more.opts);
         }
         let Some((_, after)) = rest.split_first() else {
             break;

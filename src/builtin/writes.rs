@@ -6,7 +6,6 @@
 //! (`cp passwd /etc/`), or `-t DIR` / `--target-directory=DIR`.
 
 use super::argv::{self, Spec, Takes};
-use super::shell::Command;
 use super::targets::{account_file, device_target, normal};
 
 /// Directories a copy into which can land on an account file.
@@ -82,8 +81,8 @@ const SIZED: Spec = Spec {
 
 /// A redirection (`>`, `>>`, `>|`, `&>`, `1>`, `<>`) onto a device or an
 /// account file.
-pub(super) fn redirects(cmd: &Command) -> Option<String> {
-    for (op, target) in &cmd.redirects {
+pub(super) fn redirects(redirects: &[(String, String)]) -> Option<String> {
+    for (op, target) in redirects {
         if !op.contains('>') || target.chars().all(|c| c.is_ascii_digit() || c == '-') {
             continue;
         }
@@ -99,13 +98,15 @@ pub(super) fn redirects(cmd: &Command) -> Option<String> {
     None
 }
 
-/// `dd of=…` onto a device or an account file.
+/// `dd of=…` onto a device or an account file (every `of=`: GNU `dd` uses
+/// the last one given, and the guard judges them all).
 pub(super) fn dd(args: &[String]) -> Option<String> {
-    let of = args.iter().find_map(|a| a.strip_prefix("of="))?;
-    if let Some(why) = device_target(of, "`dd`") {
-        return Some(why);
-    }
-    account_file(of).then(|| format!("`dd` overwrites `{of}`"))
+    args.iter()
+        .filter_map(|a| a.strip_prefix("of="))
+        .find_map(|of| {
+            device_target(of, "`dd`")
+                .or_else(|| account_file(of).then(|| format!("`dd` overwrites `{of}`")))
+        })
 }
 
 /// Overwriting, truncating, replacing or removing an account file, and

@@ -204,7 +204,12 @@ const UNRESOLVED: &[(&str, &str)] = &[
     ("${cmd} -rf /", "${cmd}"),
     ("$(echo rm) -rf /", "$(echo rm)"),
     ("`echo rm` -rf /", "echo rm"),
-    ("x=rm; $x -rf /home/user", "$x"),
+    // The line assigns the name: read as what it runs.
+    (
+        "x=rm; $x -rf /home/user",
+        "`rm` recursively deletes `/home/user`",
+    ),
+    ("y=$UNKNOWN; $y -rf /home/user", "$y"),
     ("$CMD -rf build", "$CMD"),
     ("$CMD --recursive --force x", "$CMD"),
     ("$WIPE /dev/sda", "$WIPE"),

@@ -6,6 +6,7 @@
 //! and the kernel's control files by tools that size or wipe. Each class
 //! has its evasions and the ordinary commands that must stay allowed.
 
+use crate::support::{assert_guard_allows, assert_guard_denies};
 use hookrun::builtin::dangerous::{DangerousCommands, Options};
 use hookrun::builtin::shell::MAX_WORDS;
 
@@ -192,25 +193,12 @@ const ALLOWED: &[&str] = &[
 
 #[test]
 fn each_evasion_is_denied_naming_what_runs() {
-    let g = guard();
-    let mut wrong = Vec::new();
-    for (line, part) in DENIED {
-        match g.check(line) {
-            Some(why) if why.contains(part) => {}
-            other => wrong.push(format!("{line:?}: {other:?} (wanted {part:?})")),
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_guard_denies(DENIED);
 }
 
 #[test]
 fn ordinary_commands_of_the_same_shapes_are_allowed() {
-    let g = guard();
-    let wrong: Vec<String> = ALLOWED
-        .iter()
-        .filter_map(|line| g.check(line).map(|why| format!("{line:?}: {why}")))
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_guard_allows(ALLOWED);
 }
 
 /// A `cd` is followed within its own script only: a nested script starts

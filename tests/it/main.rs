@@ -20,6 +20,7 @@ mod golden;
 mod guard_args;
 mod guard_categories;
 mod guard_cost;
+mod guard_expansions;
 mod guard_paths_shell;
 mod guard_removals;
 mod guard_shell_flow;

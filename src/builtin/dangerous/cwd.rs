@@ -1,9 +1,10 @@
 //! The directory a command line has moved to with `cd` or `pushd`, so
-//! that `cd / && rm -rf bin` is read as `rm -rf /bin`. Only what the text
-//! itself says is followed: the event's own working directory is not
-//! assumed (a relative target is judged as written until a `cd` names an
-//! absolute place), and a `cd` the guard cannot read (`cd "$dir"`, `cd -`)
-//! forgets the directory rather than guess.
+//! that `cd / && rm -rf bin` is read as `rm -rf /bin`, and a redirection
+//! to `shadow` after `cd /etc` as a write to `/etc/shadow`. Only what the
+//! text itself says is followed: the event's own working directory is not assumed (a
+//! relative target is judged as written until a `cd`), and a `cd` the guard
+//! cannot read (`cd "$dir"`, `cd -`) forgets the directory rather than
+//! guess.
 //!
 //! A `cd` inside a subshell or a group is followed as if it were not: the
 //! guard may then judge a later command against a directory the shell has
@@ -52,34 +53,110 @@ pub(super) fn follow(argv: &[String]) {
         *cwd = match dir.map(String::as_str) {
             None | Some("~") => Some("~".to_owned()),
             Some(d) if d.starts_with(['/', '~']) || d.starts_with("$HOME") => Some(normal(d)),
-            Some(d) if !d.contains(['$', '`', '*', '?', '[']) && d != "-" => cwd
-                .as_deref()
-                .map(|base| normal(&format!("{base}/{d}"))),
-            Some(_) => None,
+            // A fresh temporary directory (`cd "$(mktemp -d)"`, `cd $TMPDIR`).
+            Some(d) if d.contains("mktemp") || matches!(d, "$TMPDIR" | "${TMPDIR}") => {
+                Some("/tmp/mktemp.XXXXXX".to_owned())
+            }
+            Some(d) if d.contains(['$', '`', '*', '?', '[']) || d == "-" => None,
+            Some(d) => match cwd.as_deref() {
+                Some(base) => Some(normal(&format!("{base}/{d}"))),
+                // From where the line starts: a subdirectory stays one
+                // (`cd dist && rm -rf *` deletes inside `dist`); climbing
+                // out of it leads somewhere unknown.
+                None if !d.split('/').any(|c| c == "..") => Some(normal(d)),
+                None => None,
+            },
         };
     });
 }
 
-/// `rm`'s operands against the directory moved to: relative targets
-/// joined to it (`bin` after `cd /` is `/bin`). Options and absolute or
-/// home-relative targets are kept as written.
-pub(super) fn resolve(args: &[String]) -> Option<Vec<String>> {
+/// A path against the directory moved to, when it is relative.
+pub(super) fn resolve_path(path: &str) -> Option<String> {
     let base = CWD.with(|c| c.borrow().clone())?;
-    let mut after_dashdash = false;
+    (!path.starts_with(['/', '~', '$']) && !path.is_empty())
+        .then(|| normal(&format!("{base}/{path}")))
+}
+
+/// The operands of a file tool against the directory moved to (`rm`, `cp`,
+/// `tee`, `shred`, …; `chmod`'s mode and `chown`'s owner, the first
+/// operand, are not paths; `dd`'s `if=`/`of=` are). `None` when no `cd` is
+/// known or `prog` is not such a tool.
+pub(super) fn resolve_operands(prog: &str, args: &[String]) -> Option<Vec<String>> {
+    CWD.with(|c| c.borrow().is_some()).then_some(())?;
+    let skip_first = matches!(prog, "chmod" | "chown" | "chgrp");
+    let files = matches!(
+        prog,
+        "rm" | "cp" | "mv" | "tee" | "install" | "ln" | "rsync" | "shred" | "truncate" | "unlink"
+            | "sed"
+    );
+    if prog == "dd" {
+        let resolved = args.iter().map(|a| match a.split_once('=') {
+            Some((k @ ("if" | "of"), v)) => {
+                resolve_path(v).map_or_else(|| a.clone(), |p| format!("{k}={p}"))
+            }
+            _ => a.clone(),
+        });
+        return Some(resolved.collect());
+    }
+    if !(files || skip_first) {
+        return None;
+    }
+    let (mut after_dashdash, mut first) = (false, skip_first);
     let resolved = args
         .iter()
         .map(|a| {
-            if a == "--" {
+            if a == "--" && !after_dashdash {
                 after_dashdash = true;
                 return a.clone();
             }
-            let option = !after_dashdash && a.starts_with('-');
-            if option || a.starts_with(['/', '~', '$']) {
-                a.clone()
-            } else {
-                normal(&format!("{base}/{a}"))
+            if !after_dashdash && a.starts_with('-') {
+                return a.clone();
             }
+            if std::mem::take(&mut first) {
+                return a.clone();
+            }
+            resolve_path(a).unwrap_or_else(|| a.clone())
         })
         .collect();
     Some(resolved)
+}
+
+/// The directory a wrapper runs its command in: `env -C DIR`,
+/// `env --chdir=DIR`, `sudo -D DIR`, `sudo --chdir=DIR` (words as
+/// written, wrappers not yet stripped).
+pub(super) fn wrapper_dir(words: &[String]) -> Option<String> {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        i += 1;
+        let name = w.rsplit('/').next().unwrap_or(w);
+        let short = match name {
+            "env" => "-C",
+            "sudo" => "-D",
+            _ => continue,
+        };
+        while let Some(opt) = words.get(i) {
+            i += 1;
+            if !opt.starts_with('-') || opt == "--" {
+                break;
+            }
+            if opt == short || opt == "--chdir" {
+                return words.get(i).cloned();
+            }
+            if let Some(dir) = opt.strip_prefix("--chdir=") {
+                return Some(dir.to_owned());
+            }
+            if let Some(dir) = opt.strip_prefix(short).filter(|d| !d.is_empty()) {
+                return Some(dir.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// Moves to `dir` for one command, returning where the line was (give it
+/// back to `restore` after the command).
+pub(super) fn enter(dir: &str) -> Option<String> {
+    let before = CWD.with(|c| c.borrow().clone());
+    follow(&["cd".to_owned(), dir.to_owned()]);
+    before
 }

@@ -4,7 +4,8 @@
 //! command — the strings they hand to a shell as shell commands, the
 //! paths they delete as `rm -r` targets, the files awk writes as writes.
 
-use super::piped::{Check, INTERPRETERS};
+use super::piped::Check;
+use super::sourced::INTERPRETERS;
 use crate::builtin::awk;
 use crate::builtin::inline_code;
 use crate::builtin::shell::Command;

@@ -4,32 +4,12 @@
 //! not trusted (the guard cannot read them); echoed text, here-doc bodies
 //! and what an awk program prints are read as the commands they become.
 
-use super::sourced;
+use super::sourced::{self, INTERPRETERS, SHELLS};
 use crate::builtin::awk;
 use crate::builtin::obscured::{decoded_in, decoder};
 use crate::builtin::shell::{self, Command};
 use crate::builtin::wrappers::{program, unwrap};
 
-/// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
-pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
-];
-/// Interpreters that run a program read from stdin.
-pub(super) const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "nodejs",
-    "php",
-    "lua",
-    "deno",
-    "bun",
-    "pwsh",
-    "osascript",
-];
 /// Programs that fetch from the network.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
 
@@ -66,10 +46,16 @@ pub(super) fn piped_into(upstream: &[Command], runner: &str, check: Check<'_>) -
             }
             let a = unwrap(&up.words);
             let up_prog = a.first().map(|p| program(p)).unwrap_or_default();
-            if matches!(up_prog.as_str(), "echo" | "printf")
-                && let Some(why) = check(&a[1..].join(" "))
-            {
-                return Some(why);
+            if matches!(up_prog.as_str(), "echo" | "printf") {
+                // The words as one line (`echo rm -rf /`), and each alone
+                // (`printf '%s\n' 'rm -rf /'`: the format is not code).
+                let line = a[1..].join(" ");
+                let after_format = a.get(2..).unwrap_or_default().join(" ");
+                let lines = [line.as_str(), after_format.as_str()];
+                let words = a[1..].iter().map(String::as_str);
+                if let Some(why) = lines.into_iter().chain(words).find_map(check) {
+                    return Some(why);
+                }
             }
             // `awk 'BEGIN{print "rm -rf /"}' | sh`: what it prints.
             if awk::is_awk(&up_prog)
@@ -143,7 +129,11 @@ pub(super) fn runs_stdin(argv: &[String]) -> bool {
     };
     let prog = program(first);
     if SHELLS.contains(&prog.as_str()) {
-        return dash_c_script(&argv[1..]).is_none();
+        // `bash -n` reads without running.
+        let no_exec = argv[1..]
+            .iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('n'));
+        return dash_c_script(&argv[1..]).is_none() && !no_exec;
     }
     if matches!(first.as_str(), "source" | ".") {
         return argv.get(1).is_some_and(|f| sourced::is_stdin(f));

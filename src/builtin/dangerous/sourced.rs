@@ -6,7 +6,28 @@
 //! are.
 
 use crate::builtin::shell::{self, Command, Pipeline, Script};
-use crate::builtin::wrappers::unwrap;
+use crate::builtin::wrappers::{program, unwrap};
+
+/// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
+];
+/// Interpreters that run a program read from stdin.
+pub(super) const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "php",
+    "lua",
+    "deno",
+    "bun",
+    "pwsh",
+    "osascript",
+];
 
 /// Code that a `source`/`.` runs from the command line itself.
 pub(super) enum Sourced<'a> {
@@ -37,6 +58,19 @@ pub(super) fn sourced(pipeline: &Pipeline) -> Vec<Sourced<'_>> {
             .or_else(|| first.strip_prefix('`').and_then(|f| f.strip_suffix('`')));
         if let Some(body) = named.filter(|b| cmd.substitutions.iter().any(|s| s == b)) {
             found.push(piped(body));
+        }
+        let prog = program(first);
+        if SHELLS.contains(&prog.as_str()) || INTERPRETERS.contains(&prog.as_str()) {
+            // `bash <(echo …)`, `sh < <(echo …)`: the substitution's
+            // output is the script.
+            let operand = argv[1..].iter().find(|a| !a.starts_with('-'));
+            let from = cmd.redirects.iter().filter(|(op, _)| op == "<").map(|(_, t)| t);
+            for target in operand.into_iter().chain(from) {
+                let body = target.strip_prefix("<(").and_then(|f| f.strip_suffix(')'));
+                if let Some(body) = body.filter(|b| cmd.substitutions.iter().any(|s| s == b)) {
+                    found.push(piped(body));
+                }
+            }
         }
         let Some(file) = argv.get(1) else {
             continue;

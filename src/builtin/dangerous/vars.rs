@@ -64,44 +64,92 @@ pub(super) fn follow(words: &[String]) {
     VARS.with(|v| {
         let mut vars = v.borrow_mut();
         for (name, value) in leading.chain(through_env).filter_map(|w| w.split_once('=')) {
-            vars.insert(name.to_owned(), value.to_owned());
+            // `Y=$X`: the value as the shell makes it, from what is known.
+            let value = if value.contains('$') {
+                expand_word(value, &vars)
+            } else {
+                value.to_owned()
+            };
+            vars.insert(name.to_owned(), value);
         }
     });
 }
 
-/// `args` with the variables the line assigned expanded (`$X`, `${X}`),
-/// or `None` when nothing changed.
-pub(super) fn expand(args: &[String]) -> Option<Vec<String>> {
+/// `argv` with the variables the line assigned expanded (`$X`, `${X}`,
+/// `${X:-default}`, `${X%/}`), or `None` when nothing changed. When
+/// `split`, a word that is only a variable is split at blanks as the shell
+/// splits an unquoted expansion (`x="rm -rf /"; $x` runs `rm -rf /`;
+/// quoting is not known here, so the guard splits either way); a shell's
+/// script and `eval`'s words are read whole.
+pub(super) fn expand_words(argv: &[String], split: bool) -> Option<Vec<String>> {
+    if !argv.iter().any(|a| a.contains('$')) {
+        return None;
+    }
     VARS.with(|v| {
         let vars = v.borrow();
-        if vars.is_empty() || !args.iter().any(|a| a.contains('$')) {
-            return None;
+        let mut changed = false;
+        let mut out = Vec::with_capacity(argv.len());
+        for a in argv {
+            let e = expand_word(a, &vars);
+            if e == *a {
+                out.push(e);
+                continue;
+            }
+            changed = true;
+            if split && is_reference(a) {
+                out.extend(e.split_whitespace().map(str::to_owned));
+            } else {
+                out.push(e);
+            }
         }
-        Some(args.iter().map(|a| expand_word(a, &vars)).collect())
+        changed.then_some(out)
     })
 }
 
+/// One word (a redirection's target) with the variables expanded.
+pub(super) fn expand_one(word: &str) -> String {
+    if !word.contains('$') {
+        return word.to_owned();
+    }
+    VARS.with(|v| expand_word(word, &v.borrow()))
+}
+
+/// Whether a word is one variable reference and nothing else.
+fn is_reference(word: &str) -> bool {
+    let Some(rest) = word.strip_prefix('$') else {
+        return false;
+    };
+    match rest.strip_prefix('{') {
+        Some(inner) => inner.ends_with('}') && !inner[..inner.len() - 1].contains('}'),
+        None => !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+    }
+}
+
+/// `$NAME`, `${NAME}` and `${NAME<op>word}` (`:-`, `-`, `:=`, `=`, `:?`,
+/// `?`, `:+`, `+`) with what the line assigned: a known variable gives its
+/// value (or, for `+`, the word); an unknown one with a default gives the
+/// default; anything else stays as written.
 fn expand_word(word: &str, vars: &HashMap<String, String>) -> String {
     let mut out = String::with_capacity(word.len());
     let mut rest = word;
     while let Some(at) = rest.find('$') {
         out.push_str(&rest[..at]);
         let after = &rest[at + 1..];
-        let (name, len) = match after.strip_prefix('{') {
+        let (value, len) = match after.strip_prefix('{') {
             Some(inner) => match inner.find('}') {
-                Some(end) => (&inner[..end], end + 2),
-                None => ("", 0),
+                Some(end) => (braced(&inner[..end], vars), end + 2),
+                None => (None, 0),
             },
             None => {
                 let end = after
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .unwrap_or(after.len());
-                (&after[..end], end)
+                (vars.get(&after[..end]).cloned().filter(|_| end > 0), end)
             }
         };
-        match vars.get(name) {
-            Some(value) if !name.is_empty() => out.push_str(value),
-            _ => out.push_str(&rest[at..at + 1 + len]),
+        match value {
+            Some(v) => out.push_str(&v),
+            None => out.push_str(&rest[at..at + 1 + len]),
         }
         rest = &after[len..];
         if out.len() > MAX_EXPANDED {
@@ -110,4 +158,54 @@ fn expand_word(word: &str, vars: &HashMap<String, String>) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The value of `${…}`'s inside, when the line tells it.
+fn braced(inner: &str, vars: &HashMap<String, String>) -> Option<String> {
+    let name_end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let (name, op) = inner.split_at(name_end);
+    let known = vars.get(name);
+    if known.is_none() && name == "HOME" {
+        // Set in every environment: the default would not apply.
+        return Some("$HOME".to_owned());
+    }
+    if op.is_empty() {
+        return known.cloned();
+    }
+    if let Some(v) = known
+        && let Some(trimmed) = trimmed(v, op)
+    {
+        return Some(trimmed);
+    }
+    let (kind, word) = [":-", ":=", ":?", ":+", "-", "=", "?", "+"]
+        .iter()
+        .find_map(|k| op.strip_prefix(k).map(|w| (*k, w)))?;
+    match (kind, known) {
+        (":+" | "+", Some(_)) => Some(word.to_owned()),
+        (":+" | "+", None) => Some(String::new()),
+        (_, Some(v)) => Some(v.clone()),
+        (":-" | "-" | ":=" | "=", None) => Some(word.to_owned()),
+        _ => None,
+    }
+}
+
+/// `${X%suffix}`, `${X%%suffix}`, `${X#prefix}`, `${X##prefix}` with a
+/// literal pattern (no glob characters): the value with it removed.
+fn trimmed(value: &str, op: &str) -> Option<String> {
+    let (pattern, suffix) = if let Some(p) = op.strip_prefix("%%").or_else(|| op.strip_prefix('%')) {
+        (p, true)
+    } else {
+        (op.strip_prefix("##").or_else(|| op.strip_prefix('#'))?, false)
+    };
+    if pattern.contains(['*', '?', '[']) {
+        return None;
+    }
+    let out = if suffix {
+        value.strip_suffix(pattern)
+    } else {
+        value.strip_prefix(pattern)
+    };
+    Some(out.unwrap_or(value).to_owned())
 }

@@ -296,6 +296,10 @@ impl Parser {
             match op.as_str() {
                 "<<" | "<<-" => {
                     let body = heredoc::body(lx, &text, op == "<<-");
+                    if !quoted {
+                        let subs = heredoc::substitutions(lx, &body);
+                        self.cmd.substitutions.extend(subs);
+                    }
                     self.cmd.here.push(body);
                 }
                 "<<<" => self.cmd.here.push(text),

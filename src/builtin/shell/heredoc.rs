@@ -1,7 +1,7 @@
 //! Here-doc bodies: the lines after the line that opens them, up to the
 //! delimiter line.
 
-use super::lexer::Lexer;
+use super::lexer::{Lexer, Token};
 
 /// The body of a here-doc whose delimiter was just read: the lines after
 /// the current line (after earlier bodies on it) up to the delimiter line,
@@ -44,4 +44,25 @@ pub(super) fn body(lx: &mut Lexer<'_>, delim: &str, strip_tabs: bool) -> String 
     }
     lx.after_bodies = Some(at.min(lx.len()));
     body
+}
+
+/// The command substitutions of an unquoted here-doc's body: bash expands
+/// `$(…)` and backquotes there as inside double quotes, so they run
+/// whatever command reads the body (`cat <<EOF` … `$(rm -rf /)`). The body
+/// is read again as one double-quoted word; the work is counted on `lx`.
+pub(super) fn substitutions(lx: &mut Lexer<'_>, body: &str) -> Vec<String> {
+    if !body.contains(['$', '`']) {
+        return Vec::new();
+    }
+    let quoted = format!("\"{}\"", body.replace('"', "\\\""));
+    let mut inner = Lexer::new(&quoted, lx.nested);
+    let mut subs = Vec::new();
+    while let Some(token) = inner.token() {
+        if let Token::Word(w) = token {
+            subs.extend(w.subs);
+        }
+    }
+    lx.count(usize::try_from(inner.steps()).unwrap_or(usize::MAX));
+    lx.nesting = lx.nesting.max(inner.nesting());
+    subs
 }

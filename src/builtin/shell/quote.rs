@@ -4,7 +4,11 @@
 /// Decodes the inside of `$'…'` (`src` starts after the opening quote)
 /// into `out`, up to and including the closing quote or the end of the
 /// input; returns how many bytes it read.
+///
+/// A NUL byte (`\0`, `\x00`, `\c@`) ends the string there, as in bash,
+/// which keeps words as C strings: `$'/etc\x00/tmp'` is `/etc`.
 pub(super) fn ansi_c(src: &[u8], out: &mut Vec<u8>) -> usize {
+    let start = out.len();
     let mut cur = Cursor { src, i: 0 };
     while let Some(c) = cur.next() {
         match c {
@@ -12,6 +16,9 @@ pub(super) fn ansi_c(src: &[u8], out: &mut Vec<u8>) -> usize {
             b'\\' => escape(&mut cur, out),
             other => out.push(other),
         }
+    }
+    if let Some(nul) = out[start..].iter().position(|&b| b == 0) {
+        out.truncate(start + nul);
     }
     cur.i
 }
