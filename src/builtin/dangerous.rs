@@ -26,7 +26,7 @@ mod sourced;
 mod vars;
 
 pub use limits::MAX_INPUT;
-use limits::{MAX_NESTING, too_deep, too_long, too_many_words};
+use limits::{MAX_NESTING, too_deep, too_long, too_long_pipeline, too_many_words};
 use piped::{dash_c_script, runs_stdin};
 use sourced::SHELLS;
 use sourced::Sourced;
@@ -158,6 +158,9 @@ impl DangerousCommands {
         for (i, cmd) in pipeline.iter().enumerate() {
             if cmd.too_many_words {
                 return Some(too_many_words());
+            }
+            if cmd.too_long_pipeline {
+                return Some(too_long_pipeline());
             }
             if self.builtin_rules
                 && let Some(name) = &cmd.fork_bomb

@@ -278,6 +278,18 @@ fn nesting_too_deep_to_analyse_is_denied_and_never_crashes() {
         &format!("{}ls{}", "(".repeat(100_000), ")".repeat(100_000)),
     );
     expect_allow(&g, &"{ ".repeat(100_000));
+    // Groups piped into groups, deeply: denied past the pipeline limit,
+    // in linear work (each level carries at most the limit on).
+    let piped = format!(
+        "{}echo x;{}",
+        "{ ".repeat(20_000),
+        " } | cat;".repeat(20_000)
+    );
+    expect_deny(&g, &piped, "pipeline of more than");
+    expect_allow(
+        &g,
+        &format!("{}echo x;{}", "{ ".repeat(50), " } | cat;".repeat(50)),
+    );
 }
 
 #[test]

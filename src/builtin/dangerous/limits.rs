@@ -2,7 +2,7 @@
 //! analyses, and the most words of one command it keeps. Past any of
 //! them it denies, saying which, rather than allow text it has not read.
 
-use crate::builtin::shell::MAX_WORDS;
+use crate::builtin::shell::{MAX_PIPELINE, MAX_WORDS};
 
 /// How deep the guard follows shells in shells, `eval` and substitutions.
 /// Deeper text is denied, never allowed unseen.
@@ -31,5 +31,11 @@ pub(super) fn too_deep() -> String {
 pub(super) fn too_many_words() -> String {
     format!(
         "a command of more than {MAX_WORDS} words is more than the guard analyses (no program can be given that many arguments)"
+    )
+}
+
+pub(super) fn too_long_pipeline() -> String {
+    format!(
+        "groups piped into one another make a pipeline of more than {MAX_PIPELINE} commands, more than the guard analyses"
     )
 }

@@ -12,7 +12,7 @@
 //! spaced, and text that only looks like one (`echo ':(){ :|:& };:'`) is
 //! not a definition.
 
-use super::command::{Command, Pipeline};
+use super::command::{Command, MAX_PIPELINE, Pipeline};
 use super::lexer::Token;
 
 /// A function being defined, and how its body calls itself.
@@ -47,9 +47,11 @@ pub(super) struct Blocks {
     /// A function name just read (`f ()`, `function f`): the next block
     /// opened is its body.
     pub(super) pending: Option<String>,
-    /// The pipelines of a block just closed, until the next token tells
-    /// whether a `|` takes them on.
-    closed: Vec<Pipeline>,
+    /// Where in `held` the pipelines of the block just closed start, until
+    /// the next token tells whether a `|` takes them on. They stay where
+    /// they are meanwhile: a block's pipelines move only when a pipe takes
+    /// them or the outermost block ends, so deep nesting costs linear work.
+    closed: Option<usize>,
 }
 
 impl Blocks {
@@ -78,18 +80,18 @@ impl Blocks {
         self.held.push(pipeline);
     }
 
-    /// Closes the innermost block: returns the pipelines it held, and
-    /// pushes a fork bomb found in a function body closing here to `out`.
-    pub(super) fn close(&mut self, out: &mut Vec<Pipeline>) -> Vec<Pipeline> {
+    /// Closes the innermost block: its pipelines wait in `closed`, and a
+    /// fork bomb found in a function body closing here goes to `out`.
+    fn close(&mut self, out: &mut Vec<Pipeline>) {
         if self.depth == 0 {
-            return Vec::new();
+            return;
         }
-        let held = match self.starts.last() {
+        self.closed = match self.starts.last() {
             Some(&(d, start)) if d == self.depth => {
                 self.starts.pop();
-                self.held.split_off(start)
+                Some(start)
             }
-            _ => Vec::new(),
+            _ => None,
         };
         if self.funcs.last().is_some_and(|f| f.depth == self.depth)
             && let Some(func) = self.funcs.pop()
@@ -97,7 +99,6 @@ impl Blocks {
             bomb(func, out);
         }
         self.depth -= 1;
-        held
     }
 
     /// Counts the calls a pipeline of the function being defined makes
@@ -120,6 +121,7 @@ impl Blocks {
     /// At the end of the input: blocks left open (a missing `fi`, `}`)
     /// end there, and everything they held is handed on.
     pub(super) fn finish(&mut self, out: &mut Vec<Pipeline>) {
+        self.closed = None;
         out.append(&mut self.held);
         while let Some(func) = self.funcs.pop() {
             bomb(func, out);
@@ -141,16 +143,20 @@ impl Blocks {
         pipeline: &mut Pipeline,
         out: &mut Vec<Pipeline>,
     ) {
-        if self.closed.is_empty() {
+        let Some(start) = self.closed else {
             return;
-        }
+        };
         match token {
             Token::Pipe => {
-                let mut joined: Pipeline = std::mem::take(&mut self.closed)
-                    .into_iter()
-                    .flatten()
-                    .collect();
+                self.closed = None;
+                let mut joined: Pipeline = self.held.drain(start..).flatten().collect();
                 joined.append(pipeline);
+                if joined.len() > MAX_PIPELINE {
+                    joined.truncate(MAX_PIPELINE);
+                    if let Some(first) = joined.first_mut() {
+                        first.too_long_pipeline = true;
+                    }
+                }
                 *pipeline = joined;
             }
             Token::Redirect(_) => {}
@@ -159,10 +165,16 @@ impl Blocks {
         }
     }
 
-    /// Hands on the pipelines of the block closed last.
+    /// Hands on the pipelines of the block closed last: to the block that
+    /// encloses it, where they already are, or out at the top level.
     pub(super) fn release(&mut self, out: &mut Vec<Pipeline>) {
-        for pipeline in std::mem::take(&mut self.closed) {
-            self.route(pipeline, out);
+        let Some(start) = self.closed.take() else {
+            return;
+        };
+        if self.depth == 0 {
+            out.extend(self.held.drain(start..));
+        } else if self.starts.last().map(|s| s.0) != Some(self.depth) {
+            self.starts.push((self.depth, start));
         }
     }
 
@@ -171,7 +183,7 @@ impl Blocks {
     pub(super) fn close_block(&mut self, open: &Pipeline, out: &mut Vec<Pipeline>) {
         self.note_calls(open, false);
         self.release(out);
-        self.closed = self.close(out);
+        self.close(out);
     }
 
     /// A pipeline ended (`background` when `&` ends it).

@@ -27,6 +27,9 @@ pub struct Command {
     /// The command has more than `MAX_WORDS` words and substitutions:
     /// those past the limit were not kept, and a guard cannot judge it.
     pub too_many_words: bool,
+    /// Set on the first command of a pipeline that groups piped into it
+    /// made longer than `MAX_PIPELINE` commands: the rest were not kept.
+    pub too_long_pipeline: bool,
 }
 
 /// The most words (with substitutions) one simple command keeps. No
@@ -34,6 +37,11 @@ pub struct Command {
 /// arguments and environment at 2 MiB, each argument costing at least a
 /// pointer and its NUL), so only text crafted against the guard reaches it.
 pub const MAX_WORDS: usize = 200_000;
+
+/// The most commands one pipeline keeps when groups are piped into it
+/// (`{ …; } | sh`, nested): far above a real pipeline, and what keeps deep
+/// nesting of piped groups linear.
+pub const MAX_PIPELINE: usize = 1_000;
 
 /// Commands joined by `|`.
 pub type Pipeline = Vec<Command>;

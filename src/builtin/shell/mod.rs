@@ -32,7 +32,7 @@ mod tests;
 
 use std::cell::Cell;
 
-pub use command::{Command, MAX_WORDS, Pipeline, Script};
+pub use command::{Command, MAX_PIPELINE, MAX_WORDS, Pipeline, Script};
 pub use lexer::MAX_SUBSTITUTION_DEPTH;
 
 thread_local! {
