@@ -30,7 +30,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         Some(a) => std::iter::once(command.clone())
             .chain(a.iter().cloned())
             .collect(),
-        None => command.split_whitespace().map(unquote).collect(),
+        None => shell_words(command),
     };
     let mentions = |needle: &str| {
         command.contains(needle) || args.iter().flatten().any(|a| a.contains(needle))
@@ -117,8 +117,50 @@ fn has(text: &str, pattern: &str) -> bool {
         .unwrap_or(false)
 }
 
-fn unquote(word: &str) -> String {
-    word.trim_matches(|c| c == '"' || c == '\'').to_owned()
+/// A command's words as a POSIX shell splits them: quotes and backslashes
+/// removed, so a quoted path with spaces (as `${HOOKRUN_CONFIG_DIR}` is
+/// inserted) is one word.
+fn shell_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut started = false;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                started = true;
+                word.extend(chars.by_ref().take_while(|&q| q != '\''));
+            }
+            '"' => {
+                started = true;
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        other => word.push(other),
+                    }
+                }
+            }
+            '\\' => {
+                started = true;
+                word.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            other => {
+                started = true;
+                word.push(other);
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
 }
 
 /// The script a command runs, and whether it is run directly (and so must be
