@@ -45,6 +45,16 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         out.push(d.fix("use `$CLAUDE_PROJECT_DIR` or an absolute path"));
         return;
     }
+    if let Some(missing) = missing_registered_config(&words, project_dir) {
+        let d = hook.diagnostic(
+            Code::ScriptMissing,
+            format!(
+                "this hookrun registration names the config `{}`, which does not exist: every event it runs for fails",
+                missing.display()
+            ),
+        );
+        out.push(d.fix("fix the path, or run `hookrun install` again with the right --config"));
+    }
     let script = script_of(&words, project_dir);
     let mut text = command.clone();
     if let Some((path, direct)) = &script {
@@ -115,6 +125,27 @@ fn has(text: &str, pattern: &str) -> bool {
         .ok()
         .and_then(|re| re.is_match(text).ok())
         .unwrap_or(false)
+}
+
+/// The first `--config` / `-c` file of a `hookrun run` command (what
+/// `hookrun install` registers) that does not exist.
+fn missing_registered_config(words: &[String], project_dir: &Path) -> Option<PathBuf> {
+    let program = words.first()?;
+    if program.rsplit('/').next() != Some("hookrun")
+        || words.get(1).map(String::as_str) != Some("run")
+    {
+        return None;
+    }
+    words
+        .windows(2)
+        .filter(|w| w[0] == "--config" || w[0] == "-c")
+        .map(|w| project_dir.join(&w[1]))
+        .find(|p| !has_variable(p) && !p.exists())
+}
+
+/// A path with a shell variable left in it cannot be checked here.
+fn has_variable(path: &Path) -> bool {
+    path.to_string_lossy().contains('$')
 }
 
 /// A command's words as a POSIX shell splits them: quotes and backslashes

@@ -162,3 +162,24 @@ fn uninstall_after_other_edits_keeps_them_and_the_backup() {
             .exists()
     );
 }
+
+#[test]
+fn check_reports_a_registration_whose_config_is_gone() {
+    let s = Setup::new().on_path();
+    let elsewhere = s.home().join("policies");
+    s.ok(&["init", &elsewhere.display().to_string()]);
+    let config = elsewhere.join("hookrun.toml");
+    let install = [
+        "install", "--agent", "claude", "--scope", "project", "--config",
+    ];
+    s.ok(&[&install[..], &[config.to_str().expect("utf-8")]].concat());
+    let settings = ".claude/settings.json";
+    let clean = s.ok(&["check", "--strict", settings]);
+    assert!(clean.stdout.contains("0 errors, 0 warnings"), "{clean:?}");
+
+    std::fs::remove_file(&config).expect("remove config");
+    let out = s.run(&["check", "--strict", settings]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains("names the config"), "{out:?}");
+    assert!(out.stdout.contains("policies/hookrun.toml"), "{out:?}");
+}
