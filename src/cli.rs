@@ -6,7 +6,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::FailMode;
 
+mod setup;
 mod trust;
+pub use setup::{ConfigCommand, InitArgs, InstallArgs};
 pub use trust::TrustArgs;
 
 /// One hook runner for every coding agent: reads a hooks config and one
@@ -105,6 +107,31 @@ pub enum Command {
     ///   hookrun trust --list
     ///   hookrun trust --remove ./hookrun.toml
     Trust(TrustArgs),
+    /// Write a starter `hookrun.toml` (built-in guards that need nothing
+    /// else) and its policy test file `hookrun.test.toml`.
+    ///
+    /// Examples:
+    ///   hookrun init
+    ///   hookrun init ~/.config/hookrun
+    Init(InitArgs),
+    /// Register hookrun in an agent's own settings file, for every event
+    /// the hookrun config uses (docs/install.md).
+    ///
+    /// Idempotent; the original file is backed up first (FILE.hookrun-backup)
+    /// and `--uninstall` removes exactly what was added.
+    ///
+    /// Examples:
+    ///   hookrun install --agent claude
+    ///   hookrun install --agent gemini --scope project --dry-run
+    ///   hookrun install --agent cursor --uninstall
+    Install(InstallArgs),
+    /// Print the effective config: every file read, in discovery order, and
+    /// every hook with the file it came from.
+    ///
+    /// Examples:
+    ///   hookrun config
+    ///   hookrun config show -c hookrun.toml
+    Config(ConfigArgs),
     /// The audit log.
     #[command(subcommand)]
     Audit(AuditCommand),
@@ -117,6 +144,17 @@ pub enum Command {
     },
     /// Print the man page (roff).
     Man,
+}
+
+// Options of `hookrun config`.
+#[derive(Debug, Args, Clone)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub action: Option<ConfigCommand>,
+
+    /// Config files, as for `run` [default: discovery, as `run` does].
+    #[arg(long = "config", short = 'c', value_name = "PATH", global = true)]
+    pub configs: Vec<PathBuf>,
 }
 
 // Options of `hookrun serve`.

@@ -120,6 +120,9 @@ pub enum Error {
     },
     #[error("cannot convert `{}`: {message}", path.display())]
     Convert { path: PathBuf, message: String },
+    /// An agent's settings file `install` cannot edit.
+    #[error("cannot edit `{}`: {message}", path.display())]
+    Settings { path: PathBuf, message: String },
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
     #[error("{0}")]
@@ -139,9 +142,11 @@ impl Error {
         match self {
             Error::Usage(_) => ErrorKind::Usage,
             Error::ConfigRead { .. } | Error::Config(_) | Error::NoHooks(_) => ErrorKind::Config,
-            Error::Event(_) | Error::Nested { .. } | Error::Stdin(_) | Error::Convert { .. } => {
-                ErrorKind::Input
-            }
+            Error::Event(_)
+            | Error::Nested { .. }
+            | Error::Stdin(_)
+            | Error::Convert { .. }
+            | Error::Settings { .. } => ErrorKind::Input,
             Error::Io { .. } | Error::Report { .. } => ErrorKind::Io,
             Error::Runtime(_) | Error::Internal(_) => ErrorKind::Internal,
             Error::Interrupted { .. } => ErrorKind::Interrupted,

@@ -37,6 +37,7 @@ pub mod exec;
 pub mod explain;
 pub mod glob;
 pub mod if_rule;
+pub mod install;
 pub mod launch;
 pub mod lint;
 pub mod matcher;
@@ -84,6 +85,9 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
             expect,
         }) => commands::audit::verify(path, key_file.as_deref(), expect),
         cli::Command::Trust(args) => commands::trust::execute(args),
+        cli::Command::Init(args) => commands::init::execute(args),
+        cli::Command::Install(args) => commands::install::execute(args),
+        cli::Command::Config(args) => commands::config::execute(args),
         cli::Command::Schema => commands::meta::schema(),
         cli::Command::Completions { shell } => commands::meta::completions(*shell),
         cli::Command::Man => commands::meta::man(),

@@ -4,8 +4,11 @@
 pub mod audit;
 pub mod builtin;
 pub mod check;
+pub mod config;
 pub mod convert;
 pub mod explain;
+pub mod init;
+pub mod install;
 pub mod meta;
 pub mod run;
 pub mod serve;

@@ -222,7 +222,9 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     Ok(config)
 }
 
-fn is_self_registration(hook: &Hook) -> bool {
+/// Whether a hook runs `hookrun run` itself: a registration of hookrun in
+/// an agent's settings.
+pub(crate) fn is_self_registration(hook: &Hook) -> bool {
     let label = hook.label();
     let mut words = label.split_whitespace();
     let program = words.next().unwrap_or("");

@@ -12,6 +12,7 @@ mod foreign;
 pub(crate) mod json_locate;
 mod layer;
 mod model;
+pub mod placeholder;
 pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
 mod toml_file;
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
-pub use discover::{Found, Source, discover, paths};
+pub use discover::{Found, Source, discover, paths, user_dir};
 use layer::Layer;
 pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin};
 /// Loads and layers config files in order (spec 1.2: hook lists appended;

@@ -164,6 +164,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         })
         .collect();
     let index = crate::error::LineIndex::new(text);
+    let config_dir = super::placeholder::config_dir(path);
     let mut layer = Layer {
         audit_log,
         audit_key_file,
@@ -206,7 +207,8 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             .iter()
             .map(|e| crate::events::canonical_name(e).to_owned())
             .collect();
-        let action = action_of(&h, &key, span.clone(), &err_at)?;
+        let action =
+            super::placeholder::expand(action_of(&h, &key, span.clone(), &err_at)?, &config_dir);
         let matcher = match h.matcher {
             Some(m) => {
                 let syntax = h

@@ -94,6 +94,7 @@ pub(super) struct RawHook {
     #[schemars(with = "Option<String>")]
     pub(super) matcher: Option<Spanned<String>>,
     /// Run by /bin/sh -c; with `args`, the program to exec. Either this or `builtin`.
+    /// ${HOOKRUN_CONFIG_DIR} is this file's absolute directory.
     #[schemars(with = "Option<String>")]
     pub(super) command: Option<Spanned<String>>,
     /// A built-in hook run in-process: dangerous-commands, protect-paths,
@@ -105,7 +106,8 @@ pub(super) struct RawHook {
     pub(super) options: Option<Spanned<toml::Table>>,
     /// "enforce" (default) or "warn": report what the built-in would do, and allow.
     pub(super) mode: Option<crate::builtin::Mode>,
-    /// Exec form: arguments, no shell; ${CLAUDE_PROJECT_DIR} is substituted.
+    /// Exec form: arguments, no shell; ${CLAUDE_PROJECT_DIR} and
+    /// ${HOOKRUN_CONFIG_DIR} are substituted.
     pub(super) args: Option<Vec<String>>,
     /// Timeout in seconds (fractions allowed).
     #[schemars(with = "Option<f64>", range(min = 0.001))]

@@ -30,7 +30,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         Some(a) => std::iter::once(command.clone())
             .chain(a.iter().cloned())
             .collect(),
-        None => command.split_whitespace().map(unquote).collect(),
+        None => shell_words(command),
     };
     let mentions = |needle: &str| {
         command.contains(needle) || args.iter().flatten().any(|a| a.contains(needle))
@@ -44,6 +44,16 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         );
         out.push(d.fix("use `$CLAUDE_PROJECT_DIR` or an absolute path"));
         return;
+    }
+    if let Some(missing) = missing_registered_config(&words, project_dir) {
+        let d = hook.diagnostic(
+            Code::ScriptMissing,
+            format!(
+                "this hookrun registration names the config `{}`, which does not exist: every event it runs for fails",
+                missing.display()
+            ),
+        );
+        out.push(d.fix("fix the path, or run `hookrun install` again with the right --config"));
     }
     let script = script_of(&words, project_dir);
     let mut text = command.clone();
@@ -117,8 +127,71 @@ fn has(text: &str, pattern: &str) -> bool {
         .unwrap_or(false)
 }
 
-fn unquote(word: &str) -> String {
-    word.trim_matches(|c| c == '"' || c == '\'').to_owned()
+/// The first `--config` / `-c` file of a `hookrun run` command (what
+/// `hookrun install` registers) that does not exist.
+fn missing_registered_config(words: &[String], project_dir: &Path) -> Option<PathBuf> {
+    let program = words.first()?;
+    if program.rsplit('/').next() != Some("hookrun")
+        || words.get(1).map(String::as_str) != Some("run")
+    {
+        return None;
+    }
+    words
+        .windows(2)
+        .filter(|w| w[0] == "--config" || w[0] == "-c")
+        .map(|w| project_dir.join(&w[1]))
+        .find(|p| !has_variable(p) && !p.exists())
+}
+
+/// A path with a shell variable left in it cannot be checked here.
+fn has_variable(path: &Path) -> bool {
+    path.to_string_lossy().contains('$')
+}
+
+/// A command's words as a POSIX shell splits them: quotes and backslashes
+/// removed, so a quoted path with spaces (as `${HOOKRUN_CONFIG_DIR}` is
+/// inserted) is one word.
+fn shell_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut started = false;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                started = true;
+                word.extend(chars.by_ref().take_while(|&q| q != '\''));
+            }
+            '"' => {
+                started = true;
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        other => word.push(other),
+                    }
+                }
+            }
+            '\\' => {
+                started = true;
+                word.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            other => {
+                started = true;
+                word.push(other);
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
 }
 
 /// The script a command runs, and whether it is run directly (and so must be

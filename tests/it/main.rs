@@ -37,4 +37,5 @@ mod redact_rules;
 mod report;
 mod serve;
 mod serve_strict;
+mod setup;
 mod signals;

@@ -1,0 +1,52 @@
+//! Options of the commands that set hookrun up: `init`, `install`, `config`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+// Options of `hookrun init`. (A plain comment: see `Command`.)
+#[derive(Debug, Args, Clone)]
+pub struct InitArgs {
+    /// Where to write `hookrun.toml` and `hookrun.test.toml` [default: the current directory].
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Overwrite files that exist.
+    #[arg(long)]
+    pub force: bool,
+}
+
+// Options of `hookrun install`.
+#[derive(Debug, Args, Clone)]
+pub struct InstallArgs {
+    /// The agent whose settings file to edit.
+    #[arg(long, value_enum)]
+    pub agent: crate::install::Agent,
+
+    /// The user's settings file, or the project's (the current directory).
+    #[arg(long, value_enum, default_value = "user")]
+    pub scope: crate::install::Scope,
+
+    /// The hookrun config whose events to register; the command written
+    /// then names it [default: the one discovery finds for the scope:
+    /// $XDG_CONFIG_HOME/hookrun/hookrun.toml, or ./hookrun.toml].
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Print the change and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Remove what `install` added (restoring the original file when
+    /// nothing else changed since).
+    #[arg(long)]
+    pub uninstall: bool,
+}
+
+/// `hookrun config …`.
+#[derive(Debug, Subcommand, Clone, Copy)]
+pub enum ConfigCommand {
+    /// Print the effective layered config: each file in discovery order,
+    /// and each hook with the file and line it came from.
+    Show,
+}

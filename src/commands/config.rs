@@ -1,0 +1,103 @@
+//! `hookrun config show`: the effective layered config, as `run` would
+//! read it here, with the file (and line) each hook came from: the answer
+//! to "which of my files is this guard in, and is it even read?".
+
+use std::fmt::Write as _;
+
+use crate::cli::ConfigArgs;
+use crate::config::{self, Action, Config, FailMode, Found, LoadOptions, Source};
+use crate::error::{Error, ExitStatus};
+use crate::output;
+
+/// Runs `config show`.
+///
+/// # Errors
+/// A config file that cannot be read or used, as for `run`.
+pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
+    let found = config::discover(&args.configs);
+    let config = config::load_found(
+        &found,
+        LoadOptions {
+            explicit: !args.configs.is_empty(),
+            default_fail_mode: FailMode::Open,
+            format: None,
+        },
+    )?;
+    output::print(&render(&found, &config));
+    Ok(0)
+}
+
+fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Explicit => "--config",
+        Source::User => "user config",
+        Source::Env => "$HOOKRUN_CONFIG",
+        Source::ClaudeLayers => "Claude Code settings",
+        Source::Project => "project config",
+    }
+}
+
+/// The text: files lowest layer first, then hooks in merge order.
+fn render(found: &[Found], config: &Config) -> String {
+    let mut out = String::from("# files, lowest layer first\n");
+    if found.is_empty() {
+        out.push_str("(none found: no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or ./hookrun.toml)\n");
+    }
+    for (i, f) in found.iter().enumerate() {
+        let untrusted = if config.untrusted_files.contains(&f.path) {
+            " [untrusted: may only add guards; `hookrun trust` it after review]"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "{}. {} ({}){untrusted}",
+            i + 1,
+            f.path.display(),
+            source_name(f.source)
+        );
+    }
+    let _ = writeln!(out, "\n# hooks, in merge order");
+    if config.hooks.is_empty() {
+        out.push_str("(none)\n");
+    }
+    let claude_layers: Vec<&std::path::Path> = found
+        .iter()
+        .filter(|f| f.source == Source::ClaudeLayers)
+        .map(|f| f.path.as_path())
+        .collect();
+    for h in &config.hooks {
+        let what = match &h.action {
+            Action::Builtin(b) => format!("builtin {}", b.name),
+            Action::Command { .. } => format!("command {}", h.label()),
+            Action::Unsupported { kind } => format!("{kind} (not run by hookrun)"),
+        };
+        let at = match h.origin.line_col {
+            Some((line, _)) => format!("{}:{line}", h.origin.file.display()),
+            None => h.origin.file.display().to_string(),
+        };
+        let mut notes = String::new();
+        if let Some(m) = &h.matcher {
+            let _ = write!(notes, " matcher={}", m.pattern());
+        }
+        if h.fail_mode == FailMode::Closed {
+            notes.push_str(" fail_mode=closed");
+        }
+        if claude_layers.contains(&h.origin.file.as_path())
+            && crate::commands::run::is_self_registration(h)
+        {
+            notes.push_str(" (hookrun's own registration: `run` skips it)");
+        }
+        let _ = writeln!(
+            out,
+            "{}  {}  {what}{notes}\n    from {at} `{}`",
+            h.events.join(","),
+            h.name.as_deref().unwrap_or("-"),
+            h.origin.key
+        );
+    }
+    if config.off {
+        out.push_str("\nhooks are turned off (disable_all_hooks)\n");
+    }
+    out
+}

@@ -1,0 +1,147 @@
+//! The events a hookrun config uses, in an agent's own names, each with
+//! the timeout the agent must give hookrun: longer than any of the event's
+//! hooks, so that hookrun, not the agent, ends a slow hook and answers
+//! (an agent that kills hookrun lets the call through).
+
+use std::time::Duration;
+
+use super::agent::Agent;
+use crate::config::{Action, Config};
+
+/// Codex's events (landscape section 2): Claude Code's names, fewer of them.
+const CODEX: &[&str] = &[
+    "SessionStart",
+    "SubagentStart",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "UserPromptSubmit",
+    "SubagentStop",
+    "Stop",
+];
+
+/// Gemini's events under Claude Code's names (the rest are renamed in
+/// `dialect::gemini::EVENTS`).
+const GEMINI_SAME: &[&str] = &["SessionStart", "SessionEnd", "Notification"];
+
+/// What a built-in hook is given: it runs in-process, in milliseconds.
+const BUILTIN_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Added to the longest hook: hookrun's own start, merge and answer.
+const MARGIN: Duration = Duration::from_secs(5);
+
+/// One event to register: the agent's name for it, and the timeout in
+/// whole seconds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registration {
+    pub event: String,
+    pub timeout_secs: u64,
+}
+
+/// The agent's name for an event of hookrun's model, if the agent has it.
+/// Where several agent events map to one (Cursor's `preToolUse` and
+/// `beforeShellExecution`), the general one is taken, so hookrun runs once
+/// per call.
+#[must_use]
+pub fn agent_event(agent: Agent, event: &str) -> Option<String> {
+    let table = |t: &[(&str, &str)]| {
+        t.iter()
+            .find(|(_, model)| *model == event)
+            .map(|(theirs, _)| (*theirs).to_owned())
+    };
+    match agent {
+        Agent::Claude => crate::events::info(event).map(|_| event.to_owned()),
+        Agent::Codex => CODEX.contains(&event).then(|| event.to_owned()),
+        Agent::Gemini => table(crate::dialect::gemini::events::EVENTS)
+            .or_else(|| GEMINI_SAME.contains(&event).then(|| event.to_owned())),
+        Agent::Cursor => table(crate::dialect::cursor::events::EVENTS),
+        Agent::Copilot => table(crate::dialect::copilot::events::EVENTS),
+    }
+}
+
+/// Every event the config's hooks use, in first-use order, as the agent
+/// names it; and a warning for each event the agent does not have.
+#[must_use]
+pub fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>, Vec<String>) {
+    let mut regs: Vec<Registration> = Vec::new();
+    let mut warnings = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for hook in &config.hooks {
+        for event in &hook.events {
+            let longest = config
+                .hooks
+                .iter()
+                .filter(|h| h.listens_to(event))
+                .map(|h| match h.action {
+                    Action::Builtin(_) => h.timeout.unwrap_or(BUILTIN_TIMEOUT),
+                    _ => h
+                        .timeout
+                        .unwrap_or_else(|| crate::events::default_timeout(event)),
+                })
+                .max()
+                .unwrap_or(BUILTIN_TIMEOUT);
+            if seen.contains(&event.as_str()) {
+                continue;
+            }
+            seen.push(event);
+            let Some(name) = agent_event(agent, event) else {
+                warnings.push(format!(
+                    "{} has no `{event}` event: the hooks on it are not registered",
+                    agent.as_str()
+                ));
+                continue;
+            };
+            if regs.iter().any(|r| r.event == name) {
+                continue;
+            }
+            regs.push(Registration {
+                event: name,
+                timeout_secs: (longest + MARGIN).as_secs_f64().ceil() as u64,
+            });
+        }
+    }
+    (regs, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_agent_names_the_tool_events() {
+        let names: Vec<Option<String>> = [
+            Agent::Claude,
+            Agent::Codex,
+            Agent::Gemini,
+            Agent::Cursor,
+            Agent::Copilot,
+        ]
+        .iter()
+        .map(|a| agent_event(*a, "PreToolUse"))
+        .collect();
+        let want = [
+            "PreToolUse",
+            "PreToolUse",
+            "BeforeTool",
+            "preToolUse",
+            "preToolUse",
+        ];
+        assert_eq!(
+            names,
+            want.iter()
+                .map(|w| Some((*w).to_owned()))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            agent_event(Agent::Gemini, "Stop").as_deref(),
+            Some("AfterAgent")
+        );
+        assert_eq!(
+            agent_event(Agent::Copilot, "Stop").as_deref(),
+            Some("agentStop")
+        );
+        assert_eq!(agent_event(Agent::Codex, "SessionEnd"), None);
+    }
+}

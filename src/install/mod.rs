@@ -1,0 +1,13 @@
+//! Registering hookrun in an agent's own settings file, pure: which events
+//! a config needs in the agent's names and with what timeout (`events`),
+//! where the file is (`location`), the JSON edit itself (`shape`), and
+//! reading and writing the text without disturbing the rest of it
+//! (`text`). `commands::install` does the file I/O.
+
+mod agent;
+pub mod events;
+pub mod location;
+pub mod shape;
+pub mod text;
+
+pub use agent::{Agent, Scope, command, is_registration, run_args};

@@ -1,0 +1,341 @@
+//! The edit itself: hookrun's handlers added to, or taken out of, an
+//! agent's hooks JSON, every other key and handler left as it was.
+//!
+//! Claude Code, Codex and Gemini nest handlers in matcher groups
+//! (`hooks.EVENT[].hooks[]`); Cursor and Copilot list handlers directly
+//! under the event, in a `{"version": 1, "hooks": …}` file. hookrun's
+//! handlers have no matcher: hookrun matches each hook itself.
+
+use serde_json::{Map, Value, json};
+
+use super::agent::Agent;
+use super::agent::is_registration;
+use super::events::Registration;
+
+/// Whether the agent nests handlers in matcher groups.
+fn nested(agent: Agent) -> bool {
+    matches!(agent, Agent::Claude | Agent::Codex | Agent::Gemini)
+}
+
+/// The key holding a handler's shell command.
+fn command_key(agent: Agent) -> &'static str {
+    if agent == Agent::Copilot {
+        "bash"
+    } else {
+        "command"
+    }
+}
+
+/// The timeout key and value in the agent's unit: Gemini counts
+/// milliseconds, Copilot has `timeoutSec`, the others seconds.
+fn timeout(agent: Agent, secs: u64) -> (&'static str, Value) {
+    match agent {
+        Agent::Gemini => ("timeout", json!(secs.saturating_mul(1000))),
+        Agent::Copilot => ("timeoutSec", json!(secs)),
+        _ => ("timeout", json!(secs)),
+    }
+}
+
+/// A new file's content before any hook: Cursor's and Copilot's files
+/// carry a format version.
+#[must_use]
+pub fn skeleton(agent: Agent) -> Value {
+    if nested(agent) {
+        json!({})
+    } else {
+        json!({"version": 1})
+    }
+}
+
+/// Whether a file holds nothing but what `skeleton` gives: a file
+/// `install` created, once its hooks are gone.
+#[must_use]
+pub fn is_bare(root: &Value, agent: Agent) -> bool {
+    root == &skeleton(agent) || root.as_object().is_some_and(Map::is_empty)
+}
+
+fn new_handler(agent: Agent, command: &str, secs: u64) -> Value {
+    let (tkey, tval) = timeout(agent, secs);
+    let mut h = Map::new();
+    if agent != Agent::Cursor {
+        h.insert("type".into(), json!("command"));
+    }
+    if agent == Agent::Gemini {
+        // Gemini dedups and lists hooks by name.
+        h.insert("name".into(), json!("hookrun"));
+    }
+    h.insert(command_key(agent).into(), json!(command));
+    h.insert(tkey.into(), tval);
+    Value::Object(h)
+}
+
+fn is_ours(agent: Agent, handler: &Value) -> bool {
+    handler
+        .get(command_key(agent))
+        .and_then(Value::as_str)
+        .is_some_and(|c| is_registration(c, agent))
+}
+
+/// Takes hookrun's handlers out of one event's list; groups left empty by
+/// that go too. Returns how many were taken.
+fn remove_ours(agent: Agent, list: &mut Vec<Value>) -> usize {
+    let before = count_ours(agent, list);
+    if nested(agent) {
+        list.retain_mut(|group| {
+            let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                return true;
+            };
+            let had = handlers.len();
+            handlers.retain(|h| !is_ours(agent, h));
+            !(handlers.is_empty() && had > 0)
+        });
+    } else {
+        list.retain(|h| !is_ours(agent, h));
+    }
+    before
+}
+
+fn count_ours(agent: Agent, list: &[Value]) -> usize {
+    if nested(agent) {
+        list.iter()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .filter(|h| is_ours(agent, h))
+            .count()
+    } else {
+        list.iter().filter(|h| is_ours(agent, h)).count()
+    }
+}
+
+/// The first of hookrun's handlers in an event's list.
+fn first_ours(agent: Agent, list: &mut [Value]) -> Option<&mut Value> {
+    if nested(agent) {
+        list.iter_mut()
+            .filter_map(|g| g.get_mut("hooks").and_then(Value::as_array_mut))
+            .flatten()
+            .find(|h| is_ours(agent, h))
+    } else {
+        list.iter_mut().find(|h| is_ours(agent, h))
+    }
+}
+
+fn hooks_of(root: &mut Value) -> Result<&mut Map<String, Value>, String> {
+    let obj = root
+        .as_object_mut()
+        .ok_or("the top level is not a JSON object")?;
+    obj.entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
+        .ok_or_else(|| "`hooks` is not an object keyed by event name".to_owned())
+}
+
+/// `root` with hookrun registered on exactly these events: a handler of
+/// hookrun's already there is updated in place (command, timeout) and
+/// duplicates dropped; one on an event no longer used is removed.
+/// Applying it twice gives what applying it once gave.
+///
+/// # Errors
+/// The file's shape is not the agent's (the top level or `hooks` is not an
+/// object, an event's value is not a list).
+pub fn install(
+    mut root: Value,
+    agent: Agent,
+    regs: &[Registration],
+    command: &str,
+) -> Result<Value, String> {
+    if !nested(agent) {
+        if let Some(obj) = root.as_object_mut() {
+            obj.entry("version").or_insert(json!(1));
+        }
+    }
+    let hooks = hooks_of(&mut root)?;
+    let stale: Vec<String> = hooks
+        .keys()
+        .filter(|e| !regs.iter().any(|r| &r.event == *e))
+        .cloned()
+        .collect();
+    for event in stale {
+        strip_event(hooks, agent, &event);
+    }
+    for reg in regs {
+        let list = hooks
+            .entry(reg.event.clone())
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+            .ok_or_else(|| format!("`hooks.{}` is not a list", reg.event))?;
+        let (tkey, tval) = timeout(agent, reg.timeout_secs);
+        if let Some(handler) = first_ours(agent, list) {
+            let mut updated = handler.clone();
+            updated[command_key(agent)] = json!(command);
+            updated[tkey] = tval;
+            // Drop every copy, then put the updated one back where the
+            // first was.
+            *handler = json!({"hookrun-placeholder": true});
+            remove_ours(agent, list);
+            put_back(agent, list, updated);
+        } else if nested(agent) {
+            list.push(json!({"hooks": [new_handler(agent, command, reg.timeout_secs)]}));
+        } else {
+            list.push(new_handler(agent, command, reg.timeout_secs));
+        }
+    }
+    Ok(root)
+}
+
+/// Replaces the placeholder `install` left with the updated handler.
+fn put_back(agent: Agent, list: &mut [Value], updated: Value) {
+    let marker = json!({"hookrun-placeholder": true});
+    let slot = if nested(agent) {
+        list.iter_mut()
+            .filter_map(|g| g.get_mut("hooks").and_then(Value::as_array_mut))
+            .flatten()
+            .find(|h| **h == marker)
+    } else {
+        list.iter_mut().find(|h| **h == marker)
+    };
+    if let Some(slot) = slot {
+        *slot = updated;
+    }
+}
+
+/// Takes hookrun's handlers out of one event; the event goes too when
+/// that leaves it empty.
+fn strip_event(hooks: &mut Map<String, Value>, agent: Agent, event: &str) -> usize {
+    let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) else {
+        return 0;
+    };
+    let removed = remove_ours(agent, list);
+    if removed > 0 && list.is_empty() {
+        hooks.shift_remove(event);
+    }
+    removed
+}
+
+/// `root` without hookrun's handlers, and how many there were; events
+/// and a `hooks` object left empty by that go too, so that a file
+/// `install` only added to comes back as it was.
+#[must_use]
+pub fn uninstall(mut root: Value, agent: Agent) -> (Value, usize) {
+    let Some(obj) = root.as_object_mut() else {
+        return (root, 0);
+    };
+    let Some(hooks) = obj.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return (root, 0);
+    };
+    let events: Vec<String> = hooks.keys().cloned().collect();
+    let removed: usize = events.iter().map(|e| strip_event(hooks, agent, e)).sum();
+    if removed > 0 && hooks.is_empty() {
+        obj.shift_remove("hooks");
+    }
+    (root, removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reg(event: &str, secs: u64) -> Registration {
+        Registration {
+            event: event.into(),
+            timeout_secs: secs,
+        }
+    }
+
+    #[test]
+    fn install_keeps_other_hooks_and_is_idempotent() {
+        let before = json!({"model": "x", "hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "mine.sh"}]}
+        ]}});
+        let regs = [reg("PreToolUse", 15), reg("PostToolUse", 15)];
+        let once = install(
+            before.clone(),
+            Agent::Claude,
+            &regs,
+            "hookrun run --dialect claude",
+        )
+        .expect("install");
+        let twice = install(
+            once.clone(),
+            Agent::Claude,
+            &regs,
+            "hookrun run --dialect claude",
+        )
+        .expect("install");
+        assert_eq!(once, twice);
+        assert_eq!(
+            once["hooks"]["PreToolUse"][0],
+            before["hooks"]["PreToolUse"][0]
+        );
+        assert_eq!(
+            once["hooks"]["PreToolUse"][1]["hooks"][0]["command"],
+            "hookrun run --dialect claude"
+        );
+        let (back, removed) = uninstall(once, Agent::Claude);
+        assert_eq!(removed, 2);
+        assert_eq!(back, before);
+    }
+
+    #[test]
+    fn reinstall_updates_in_place_and_drops_unused_events() {
+        let regs = [reg("BeforeTool", 15), reg("AfterTool", 15)];
+        let first = install(
+            json!({}),
+            Agent::Gemini,
+            &regs,
+            "hookrun run --dialect gemini",
+        )
+        .expect("install");
+        assert_eq!(
+            first["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+            15000
+        );
+        let moved = "/opt/hookrun run --dialect gemini";
+        let second =
+            install(first, Agent::Gemini, &[reg("BeforeTool", 20)], moved).expect("install");
+        assert_eq!(
+            second["hooks"]["BeforeTool"][0]["hooks"][0]["command"],
+            moved
+        );
+        assert_eq!(
+            second["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+            20000
+        );
+        assert!(second["hooks"].get("AfterTool").is_none());
+    }
+
+    #[test]
+    fn flat_files_get_a_version_and_come_back_bare() {
+        let regs = [reg("preToolUse", 15)];
+        let done = install(
+            skeleton(Agent::Copilot),
+            Agent::Copilot,
+            &regs,
+            "hookrun run --dialect copilot",
+        )
+        .expect("install");
+        assert_eq!(
+            done,
+            json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": "hookrun run --dialect copilot", "timeoutSec": 15}
+            ]}})
+        );
+        let (back, _) = uninstall(done, Agent::Copilot);
+        assert!(is_bare(&back, Agent::Copilot));
+    }
+
+    #[test]
+    fn a_wrong_shape_is_an_error() {
+        let regs = [reg("PreToolUse", 15)];
+        assert!(install(json!([]), Agent::Claude, &regs, "hookrun").is_err());
+        assert!(install(json!({"hooks": []}), Agent::Claude, &regs, "hookrun").is_err());
+        assert!(
+            install(
+                json!({"hooks": {"PreToolUse": {}}}),
+                Agent::Claude,
+                &regs,
+                "hookrun"
+            )
+            .is_err()
+        );
+    }
+}
