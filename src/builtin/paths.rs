@@ -13,6 +13,7 @@ use std::path::{Component, Path, PathBuf};
 use super::guard::{Entry, Guard, Verdict, options};
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
+use super::expand;
 use super::shell_glob;
 use super::shell_paths;
 pub use super::tools::Access;
@@ -112,6 +113,11 @@ impl ProtectPaths {
     /// Like [`check`](Self::check) for a glob pattern: its literal prefix
     /// (the directory it searches) is judged like a path, and the whole
     /// pattern against the deny lists (so `**/.env` is a read of `.env`).
+    ///
+    /// Brace alternatives are judged one by one (`{.env,x}`), and a last
+    /// component that is a glob by the sensitive names it could match
+    /// (`.env*`, `.[e]nv`, `id_*` match `.env`, `id_rsa`: a search filter
+    /// is judged by the files it would let through).
     #[must_use]
     pub fn check_pattern(
         &self,
@@ -120,7 +126,35 @@ impl ProtectPaths {
         cwd: &Path,
         project: &Path,
     ) -> Option<String> {
-        self.judge(pattern, true, access, cwd, project, self.deny_traversal)
+        expand::braces(pattern).iter().find_map(|p| {
+            self.judge(p, true, access, cwd, project, self.deny_traversal)
+                .or_else(|| self.could_match(p, access, cwd, project))
+        })
+    }
+
+    /// The first sensitive name the last component of `pattern` could
+    /// match, judged as a path in the pattern's directory.
+    fn could_match(&self, pattern: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
+        let (dir, last) = match pattern.rsplit_once('/') {
+            Some((d, l)) => (format!("{d}/"), l),
+            None => (String::new(), pattern),
+        };
+        // A bare wildcard (`*`, `**/*`) is every file: the guard does not
+        // refuse listing or searching a tree, only a filter aimed at
+        // secrets; and as in bash, a leading wildcard does not match a
+        // dot file.
+        if last.chars().all(|c| matches!(c, '*' | '?')) {
+            return None;
+        }
+        let re = shell_glob::component_regex(last)?;
+        SENSITIVE_NAMES
+            .iter()
+            .filter(|name| re.is_match(name) && (last.starts_with('.') || !name.starts_with('.')))
+            .find_map(|name| {
+                let path = format!("{dir}{name}");
+                self.judge(&path, false, access, cwd, project, false)
+                    .map(|why| format!("`{pattern}` could match `{path}`: {why}"))
+            })
     }
 
     fn judge(
@@ -241,6 +275,28 @@ impl ProtectPaths {
     }
 }
 
+/// File names the default deny lists protect, as examples of what a glob
+/// in a search filter could match.
+const SENSITIVE_NAMES: &[&str] = &[
+    ".env",
+    ".env.local",
+    ".env.production",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "credentials",
+    ".netrc",
+    ".pgpass",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    "shadow",
+    "authorized_keys",
+    ".bashrc",
+    ".zshrc",
+    ".profile",
+];
+
 /// A path glob matched case-insensitively (paths are lowercased too).
 fn glob(pattern: &str) -> crate::glob::PathGlob {
     crate::glob::PathGlob::new(&pattern.to_lowercase())
@@ -289,9 +345,12 @@ impl Guard for ProtectPaths {
             project.join(cwd)
         };
         for p in paths_of(&tool, input) {
-            if let Some(why) =
-                self.judge(&p.text, p.pattern, access, &cwd, project, self.deny_traversal)
-            {
+            let why = if p.pattern {
+                self.check_pattern(&p.text, access, &cwd, project)
+            } else {
+                self.judge(&p.text, false, access, &cwd, project, self.deny_traversal)
+            };
+            if let Some(why) = why {
                 return Verdict::Deny(why);
             }
         }
@@ -322,6 +381,11 @@ impl ProtectPaths {
             _ => return Verdict::Pass,
         };
         let cwd = event_cwd(event, input, project);
+        let touched = touched.into_iter().flat_map(|t| {
+            // `cat {.env,x}`, `cat .env{,}`: each word the braces make.
+            let words = expand::braces(&t.text);
+            words.into_iter().map(move |text| shell_paths::Touched { text, ..t.clone() })
+        });
         for t in touched {
             // A glob is judged as text (its directory, and as a whole) and
             // by the files the shell would expand it to here.

@@ -100,19 +100,19 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "github-token",
-        r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b",
+        r"gh[pousr]_[A-Za-z0-9]{36,255}\b",
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
         Check::Shape,
     ),
     rule(
         "github-fine-grained-token",
-        r"\bgithub_pat_[A-Za-z0-9_]{22,255}",
+        r"github_pat_[A-Za-z0-9_]{22,255}",
         &["github_pat_"],
         Check::Shape,
     ),
     rule(
         "gitlab-token",
-        r"\bgl(?:pat|ptt|dt|rt|cbt|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,}",
+        r"gl(?:pat|ptt|dt|rt|cbt|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,}",
         &[
             "glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glft-", "glimt-", "glsoat-",
             "glagent-",
@@ -121,13 +121,13 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "slack-token",
-        r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}",
+        r"xox[abeoprs]-[A-Za-z0-9-]{10,}",
         &["xox"],
         Check::Shape,
     ),
     rule(
         "slack-app-token",
-        r"\bxapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]+",
+        r"xapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]+",
         &["xapp-"],
         Check::Shape,
     ),
@@ -145,25 +145,25 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "stripe-webhook-secret",
-        r"\bwhsec_[A-Za-z0-9+/=]{24,}",
+        r"whsec_[A-Za-z0-9+/=]{24,}",
         &["whsec_"],
         Check::Shape,
     ),
     rule(
         "google-api-key",
-        r"\bAIza[0-9A-Za-z_-]{35}",
+        r"AIza[0-9A-Za-z_-]{35}",
         &["aiza"],
         Check::Shape,
     ),
     rule(
         "anthropic-key",
-        r"\bsk-ant-[A-Za-z0-9_-]{20,}",
+        r"sk-ant-[A-Za-z0-9_-]{20,}",
         &["sk-ant-"],
         Check::Shape,
     ),
     rule(
         "openai-key",
-        r"\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
+        r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}",
         &["sk-"],
         Check::Shape,
     ),
@@ -181,7 +181,7 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "pypi-token",
-        r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+        r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
         &["pypi-"],
         Check::Shape,
     ),
@@ -241,7 +241,7 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "secret-assignment",
-        r#"\b(?:export\s+)?(?:[A-Z0-9_]*_)?(?:PASS|PASSWORD|PASSWD|PASSPHRASE|SECRET|SECRET_KEY|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS)=(?P<s>"[^"\r\n]*"|'[^'\r\n]*'|[^\s'"`;&|)]+)"#,
+        r#"(?i)(?:\b|--)(?:export\s+)?[A-Za-z0-9_.-]*?(?:PASS|PASSWORD|PASSWD|PASSPHRASE|SECRET|SECRET_KEY|TOKEN|AUTHTOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS)=(?P<s>"[^"\r\n]*"|'[^'\r\n]*'|[^\s'"`;&|)(]+)(?:[\s'"`;&|)]|$)"#,
         SECRET_KEY_WORDS,
         Check::Value,
     ),
@@ -289,6 +289,7 @@ pub fn is_placeholder(value: &str) -> bool {
         .iter()
         .any(|p| v.starts_with(p))
         || v.contains("://")
+        || is_attribute_path(v)
     {
         return true;
     }
@@ -343,6 +344,18 @@ pub fn is_placeholder(value: &str) -> bool {
 #[must_use]
 pub fn is_bare_word(value: &str) -> bool {
     value.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+}
+
+/// A dotted path of identifiers (`settings.TOKEN`, `os.environ.get`,
+/// `self.password`): code naming where a secret is, not the secret.
+fn is_attribute_path(v: &str) -> bool {
+    let ident = |p: &str| {
+        p.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    v.contains('.') && v.split('.').all(ident)
 }
 
 /// Whether a match of `check` with this secret value is redacted.

@@ -50,6 +50,9 @@ const DENIED: &[&str] = &[
     "echo $(cat .env)",
     "diff <(cat .env) /dev/null",
     "rm -f .env",
+    "cat {.env,x}",
+    "cat .env{,}",
+    "cp {.env,/tmp/leak}",
 ];
 
 /// Allowed: ordinary work, and protected names only as text or templates.
@@ -211,5 +214,44 @@ fn globs_are_judged_by_the_files_the_shell_would_expand_them_to() {
     ] {
         let got = verdict("Bash", &json!(cmd), &p, Value::Null);
         assert!(matches!(got, Verdict::Pass), "{cmd}: {got:?}");
+    }
+}
+
+/// A search filter or a glob is judged by the sensitive files it could
+/// let through (braces and character classes too); a bare wildcard and
+/// ordinary filters pass.
+#[test]
+fn search_filters_aimed_at_secrets_are_denied() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let b = Builtin::new("protect-paths", Value::Null, Mode::Enforce).expect("guard");
+    let judge = |tool: &str, input: Value| {
+        let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
+            "tool_input": input, "cwd": dir.path()});
+        let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
+        b.evaluate(&ev, dir.path())
+    };
+    for (tool, input) in [
+        ("Grep", json!({"pattern": "KEY", "glob": ".env*"})),
+        ("Grep", json!({"pattern": "KEY", "glob": ".[e]nv"})),
+        ("Grep", json!({"pattern": "KEY", "glob": "{.env,x}"})),
+        ("Grep", json!({"pattern": "KEY", "glob": "**/.env.*"})),
+        ("Glob", json!({"pattern": ".env*"})),
+        (
+            "search_file_content",
+            json!({"pattern": "KEY", "include": ".env*"}),
+        ),
+    ] {
+        assert!(
+            matches!(judge(tool, input.clone()), Verdict::Deny(_)),
+            "{tool} {input} should be denied"
+        );
+    }
+    for (tool, input) in [
+        ("Grep", json!({"pattern": "KEY", "glob": "*"})),
+        ("Grep", json!({"pattern": "KEY", "glob": "*.ts"})),
+        ("Glob", json!({"pattern": "**/*"})),
+        ("Glob", json!({"pattern": "src/**/*.{ts,tsx}"})),
+    ] {
+        assert_eq!(judge(tool, input.clone()), Verdict::Pass, "{tool} {input}");
     }
 }

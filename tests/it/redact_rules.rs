@@ -264,10 +264,26 @@ pub fn cases() -> Vec<(&'static str, String, String)> {
         "  api_key: {}",
         "- secret: {}",
         "auth_key: {}",
+        "password={}",
+        "export db_password={}",
+        "PGPASSWORD={} psql",
+        "AUTHTOKEN={}",
+        "[client]\npassword={}\n",
+        "mysql --password={} -u root",
+        "https://api.x.io/v1?user=a&password={}&x=1",
+        "curl -d token={} https://x.io",
     ] {
         let v = format!("{}-{}!", an(8, seed()), digits(4, seed()));
         add("secret-assignment", tpl.replace("{}", &v), v);
     }
+    // Known prefixes right after a letter: an ANSI colour code, a name.
+    let k = format!("ghp_{}", an(36, seed()));
+    add("github-token", format!("\x1b[32m{k}\x1b[0m"), k.clone());
+    add("github-token", format!("MY_{k}"), k);
+    let k = format!("xoxb-{}-{}", digits(12, seed()), an(24, seed()));
+    add("slack-token", format!("tok{k}"), k);
+    let k = format!("sk-ant-api03-{}", an(40, seed()));
+    add("anthropic-key", format!("key:{k}"), k);
     c
 }
 
