@@ -128,8 +128,10 @@ def _pre_tool_use() -> list[Scenario]:
         scenario("pre-two-hooks-second-denies", pre, [
             hook(record("first.log")), hook(sh(record("second.log"), "echo 'second says no'", "exit 2"))]),
         # pydantic-deep does not de-duplicate: the same command runs twice.
+        # Both append to one file: only a sequential chain orders the two
+        # appends, so Claude JSON's parallel hooks (B) would interleave them.
         scenario("pre-identical-hooks-both-run", pre, [hook(record("twice.log")), hook(record("twice.log"))],
-                 ),
+                 modes=NO_CLAUDE_JSON),
         # The first deny stops the chain: the second hook never runs.
         scenario("pre-two-hooks-both-deny-first-stops", pre, [
             hook(sh(record("first.log"), "echo 'first says no'", "exit 2")),
