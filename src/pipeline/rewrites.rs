@@ -5,7 +5,7 @@
 //! built-in guard that ran judges the rewritten input too, and a deny there
 //! is merged in (which drops the rewrite). Command hooks cannot be asked
 //! again without running them twice; `order = "sequential"` has each hook
-//! see the input as rewritten before it (README, "Merging").
+//! see the input as rewritten before it (docs/semantics.md, "Merging").
 
 use std::path::Path;
 
