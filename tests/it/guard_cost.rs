@@ -10,15 +10,17 @@ use hookrun::builtin::shell;
 use proptest::prelude::*;
 
 /// Work per input byte allowed: a byte is lexed at each level the guard
-/// follows (at most 9: the line and 8 levels of nesting), and at most five
+/// follows (at most 9: the line and 8 levels of nesting), and at most six
 /// times per level (as part of the text around it, as a substitution's
 /// body when it is checked, when a shell's substitutions are searched for
-/// downloads, as part of a `-c` script, and a here-doc body is scanned once
-/// more to find its end) — 45 — with room to spare. Text reached twice at
+/// downloads, as part of a `-c` script, a here-doc body scanned once more
+/// to find its end, and an unquoted here-doc body read once more as a
+/// double-quoted word for the substitutions it runs) — 54 — with room to
+/// spare. Text reached twice at
 /// one level (`sh -c "$(X)"` holds X as a substitution and inside its
 /// script) is looked into once, so the levels add up instead of
 /// multiplying.
-const PER_BYTE: u64 = 60;
+const PER_BYTE: u64 = 70;
 /// Work allowed whatever the length.
 const FIXED: u64 = 1_000;
 
