@@ -71,6 +71,7 @@ codes! {
     AgentIgnoresKey => "W013", Warning, "a key the file's agent ignores";
     NoHooks => "W014", Warning, "the config defines no hook";
     Untrusted => "W015", Warning, "an untrusted project config tried more than adding guards";
+    RunsTwice => "W016", Warning, "hookrun registered in settings and enabled as a plugin";
 }
 
 impl Serialize for Code {

@@ -29,8 +29,8 @@ import json
 import os
 import time
 
-from . import bounded, common
-from .claude_scenarios import Script, scenarios  # noqa: F401 - scenarios is the interface
+from . import bounded, claude_plugin, claude_scenarios, common
+from .claude_scenarios import Script
 from .common import MockServer, RunResult, Scenario
 
 AGENT = "claude"
@@ -55,6 +55,11 @@ def binary(ctx) -> str:
     )
 
 
+def scenarios() -> list[Scenario]:
+    """The A/B scenarios, then the plugin checks."""
+    return claude_scenarios.scenarios() + claude_plugin.scenarios()
+
+
 def install(ctx) -> str | None:
     problem = common.npm_install(ctx)
     if problem:
@@ -74,29 +79,32 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     script: Script = sc.script
     common.write_files(project, sc.files)
 
-    settings_path = os.path.join(run_dir, "settings.json")
-    problem = _write_settings(ctx, sc, mode, run_dir, settings_path)
-    if problem:
-        return RunResult(-1, None, [], {}, error=problem)
-
     # Claude Code keeps a directory per project under its temp dir; inside the
     # run directory it goes away with the run.
     tmp = os.path.join(run_dir, "tmp")
     os.makedirs(tmp)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "CLAUDE_CODE_TMPDIR": tmp,
+        "ANTHROPIC_API_KEY": "sk-live-harness",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "IS_SANDBOX": "1",
+    }
+    settings_path = os.path.join(run_dir, "settings.json")
+    if mode == claude_plugin.MODE:
+        problem = claude_plugin.prepare(ctx, sc, run_dir, env, binary(ctx), settings_path)
+    else:
+        problem = _write_settings(ctx, sc, mode, run_dir, settings_path)
+    if problem:
+        return RunResult(-1, None, [], {}, error=problem)
+
     with MockServer(_mock_handler(script, project)) as server:
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": home,
-            "LANG": "C.UTF-8",
-            "CLAUDE_CODE_TMPDIR": tmp,
-            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.port}",
-            "ANTHROPIC_API_KEY": "sk-live-harness",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "IS_SANDBOX": "1",
-        }
+        env["ANTHROPIC_BASE_URL"] = f"http://127.0.0.1:{server.port}"
         argv = [
             binary(ctx), "-p", sc.prompt, "--settings", settings_path,
             "--output-format", "stream-json", "--verbose", "--include-hook-events",

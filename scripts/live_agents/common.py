@@ -55,6 +55,13 @@ class Scenario:
     # Which modes a `known` / `deliberate` mark applies to (None: every B mode).
     marked_modes: tuple | None = None
     timeout: float = 120.0
+    # A check instead of an A/B comparison, for what has no A counterpart
+    # (hookrun loaded as a Claude Code plugin): run once in each of its own
+    # ``modes`` (e.g. ``("plugin",)``) and judged by ``expect(result)``,
+    # which returns the problems found (none: PASS). ``setup`` is the agent
+    # module's own description of the run.
+    expect: Callable[["RunResult"], list] | None = None
+    setup: Any = None
 
 
 @dataclasses.dataclass

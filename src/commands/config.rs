@@ -83,9 +83,7 @@ fn render(found: &[Found], config: &Config) -> String {
         if h.fail_mode == FailMode::Closed {
             notes.push_str(" fail_mode=closed");
         }
-        if claude_layers.contains(&h.origin.file.as_path())
-            && crate::commands::run::is_self_registration(h)
-        {
+        if claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun() {
             notes.push_str(" (hookrun's own registration: `run` skips it)");
         }
         let _ = writeln!(

@@ -1,7 +1,7 @@
 //! `hookrun run`: config → event → select → exec → answer → decision → output.
 
 use crate::cli::RunArgs;
-use crate::config::{self, Config, FailMode, Hook, LoadOptions, Source};
+use crate::config::{self, Config, FailMode, LoadOptions, Source};
 use crate::error::{Error, ExitStatus};
 use crate::event::{self, Event};
 use crate::output;
@@ -201,7 +201,7 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     // registration again would recurse.
     config
         .hooks
-        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && is_self_registration(h)));
+        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
     if found.is_empty() {
         output::diagnostic(
             "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run",
@@ -220,15 +220,6 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         config.limits.max_output_bytes = v;
     }
     Ok(config)
-}
-
-/// Whether a hook runs `hookrun run` itself: a registration of hookrun in
-/// an agent's settings.
-pub(crate) fn is_self_registration(hook: &Hook) -> bool {
-    let label = hook.label();
-    let mut words = label.split_whitespace();
-    let program = words.next().unwrap_or("");
-    program.rsplit('/').next() == Some("hookrun") && words.next() == Some("run")
 }
 
 fn run_event(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::model::{Hook, Limits, Order};
+use super::model::{Hook, Limits, Order, PluginSwitch};
 use crate::diagnostic::Diagnostic;
 
 /// One file's contribution before layering.
@@ -24,6 +24,8 @@ pub(super) struct Layer {
     pub(super) audit_key_file: Option<PathBuf>,
     pub(super) order: Option<Order>,
     pub(super) order_by_event: Vec<(String, Order)>,
+    /// Claude Code settings: the `enabledPlugins` entry of hookrun's plugin.
+    pub(super) hookrun_plugin: Option<PluginSwitch>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.

@@ -26,7 +26,7 @@ use crate::error::Error;
 
 pub use discover::{Found, Source, discover, paths, user_dir};
 use layer::Layer;
-pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin};
+pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch};
 /// Loads and layers config files in order (spec 1.2: hook lists appended;
 /// `disableAllHooks` takes the last value set; dedup happens per event).
 ///
@@ -91,6 +91,9 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
             config.order = o;
         }
         config.order_by_event.extend(layer.order_by_event);
+        if layer.hookrun_plugin.is_some() {
+            config.hookrun_plugin = layer.hookrun_plugin;
+        }
         if let Some(l) = layer.limits {
             l.apply(&mut config.limits);
         }
@@ -199,6 +202,9 @@ pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<D
             Ok(layer) => {
                 off |= layer.disable_all == Some(true);
                 config.hooks.extend(layer.hooks);
+                if layer.hookrun_plugin.is_some() {
+                    config.hookrun_plugin = layer.hookrun_plugin;
+                }
                 findings.extend(layer.notices);
                 findings.extend(layer.warnings);
             }

@@ -127,6 +127,17 @@ impl Hook {
         self.name.clone().unwrap_or_else(|| self.label())
     }
 
+    /// Whether this hook runs `hookrun run` itself: a registration of
+    /// hookrun in an agent's settings (`run` skips those it finds in
+    /// Claude Code's layers; running one would recurse).
+    #[must_use]
+    pub fn runs_hookrun(&self) -> bool {
+        let label = self.label();
+        let mut words = label.split_whitespace();
+        let program = words.next().unwrap_or("");
+        program.rsplit('/').next() == Some("hookrun") && words.next() == Some("run")
+    }
+
     /// Whether this hook is configured for an event (canonical name).
     #[must_use]
     pub fn listens_to(&self, event: &str) -> bool {
@@ -186,6 +197,22 @@ pub struct Config {
     /// `[defaults] order`, and `[events.NAME] order` per event.
     pub order: Order,
     pub order_by_event: Vec<(String, Order)>,
+    /// hookrun's Claude Code plugin in `enabledPlugins`, as the last
+    /// settings file that names it sets it (Claude Code's precedence is the
+    /// layering order).
+    pub hookrun_plugin: Option<PluginSwitch>,
+}
+
+/// A settings file's `enabledPlugins` entry for hookrun's Claude Code
+/// plugin (`hookrun@<marketplace>`): where it is and whether it enables it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginSwitch {
+    /// Only `true` enables a plugin (a list of versions leaves it off).
+    pub enabled: bool,
+    pub file: PathBuf,
+    /// e.g. `enabledPlugins.hookrun@hookrun`.
+    pub key: String,
+    pub line_col: Option<(usize, usize)>,
 }
 
 /// How the hooks of one event run.

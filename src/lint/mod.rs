@@ -2,6 +2,7 @@
 //! carry out without complaint, but that rarely mean what their authors
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
+mod plugin;
 mod scripts;
 
 use std::path::Path;
@@ -97,6 +98,7 @@ pub fn lint(config: &Config, project_dir: &Path) -> Vec<Diagnostic> {
             out.push(d.fix("remove one copy"));
         }
     }
+    plugin::lint_twice(config, &mut out);
     out
 }
 

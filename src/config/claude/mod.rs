@@ -22,7 +22,7 @@ mod handler;
 use entry::{Ctx, Problem, wrong_type};
 
 use super::layer::Layer;
-use super::model::LoadOptions;
+use super::model::{LoadOptions, PluginSwitch};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::wording::kind_of;
@@ -87,6 +87,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
             ctx.notices.push(d.fix("write `true` or `false`"));
         }
     }
+    layer.hookrun_plugin = hookrun_plugin(&ctx, &root);
     match root.get("hooks") {
         None | Some(Value::Null) => {}
         Some(Value::Object(hooks)) => {
@@ -125,11 +126,33 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         }
         ctx.hooks.clear();
         layer.disable_all = None;
+        layer.hookrun_plugin = None;
     }
     layer.hooks = ctx.hooks;
     layer.notices = ctx.notices;
     layer.warnings = ctx.warnings;
     Ok(layer)
+}
+
+/// The `enabledPlugins` entry of hookrun's Claude Code plugin, whatever
+/// marketplace it came from: `check` warns when hookrun is also registered
+/// in settings (each event would run it twice).
+fn hookrun_plugin(ctx: &Ctx, root: &serde_json::Map<String, Value>) -> Option<PluginSwitch> {
+    let Some(Value::Object(plugins)) = root.get("enabledPlugins") else {
+        return None;
+    };
+    let (id, value) = plugins.iter().rfind(|(id, _)| {
+        id.split_once('@')
+            .is_some_and(|(name, _)| name == "hookrun")
+    })?;
+    let key = format!("enabledPlugins.{id}");
+    let at = crate::config::json_locate::locate(ctx.text, &key).map(|o| line_col(ctx.text, o));
+    Some(PluginSwitch {
+        enabled: value == &Value::Bool(true),
+        file: ctx.path.to_owned(),
+        key,
+        line_col: at,
+    })
 }
 
 /// serde_json's message without its trailing " at line L column C".

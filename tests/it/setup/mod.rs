@@ -7,6 +7,7 @@ mod init;
 mod install;
 mod install_agents;
 mod placeholder;
+mod plugin;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
