@@ -2,7 +2,9 @@
 //! carry out without complaint, but that rarely mean what their authors
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
+mod invocation;
 mod scripts;
+mod words;
 
 use std::path::Path;
 
