@@ -93,6 +93,33 @@ pub struct Builtin {
     guard: Box<dyn Guard>,
 }
 
+/// The options object of `hookrun builtin NAME [--options JSON] [--option
+/// KEY=VALUE]...`: `--options` first, each `--option` over it (VALUE is
+/// JSON, or else a string). Shared by the command and `check`, which
+/// validates the same words when it finds them in an agent's settings.
+///
+/// # Errors
+/// `--options` that is not a JSON object, an `--option` without `=`.
+pub fn options_from_args(options: Option<&str>, pairs: &[String]) -> Result<Value, String> {
+    let mut map = match options {
+        Some(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err("--options must be a JSON object".into()),
+        },
+        None => Map::new(),
+    };
+    for pair in pairs {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(format!("--option `{pair}` is not KEY=VALUE"));
+        };
+        map.insert(
+            k.to_owned(),
+            serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())),
+        );
+    }
+    Ok(Value::Object(map))
+}
+
 impl Builtin {
     /// Builds a built-in from its name and options.
     ///

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
-
 use crate::builtin::Builtin;
 use crate::cli::BuiltinArgs;
 use crate::config::{Action, Config, FailMode, Hook, Origin};
@@ -21,24 +19,9 @@ pub fn execute(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
 }
 
 fn run(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
-    let mut options = match &args.options {
-        Some(text) => match serde_json::from_str(text) {
-            Ok(Value::Object(m)) => m,
-            _ => return Err(Error::Usage("--options must be a JSON object".into())),
-        },
-        None => Map::new(),
-    };
-    for pair in &args.option {
-        let Some((k, v)) = pair.split_once('=') else {
-            return Err(Error::Usage(format!("--option `{pair}` is not KEY=VALUE")));
-        };
-        options.insert(
-            k.to_owned(),
-            serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())),
-        );
-    }
-    let builtin =
-        Builtin::new(&args.name, Value::Object(options), args.mode).map_err(Error::Usage)?;
+    let options = crate::builtin::options_from_args(args.options.as_deref(), &args.option)
+        .map_err(Error::Usage)?;
+    let builtin = Builtin::new(&args.name, options, args.mode).map_err(Error::Usage)?;
     let raw = event::read_capped(
         std::io::stdin().lock(),
         crate::config::Limits::default().max_event_bytes,

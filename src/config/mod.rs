@@ -17,6 +17,7 @@ pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
 mod toml_file;
 mod toml_raw;
+mod toml_shape;
 pub mod trust;
 mod untrusted;
 
@@ -150,11 +151,6 @@ pub fn toml_schema() -> serde_json::Value {
     toml_raw::schema()
 }
 
-/// Reads and parses one file.
-fn read_layer(path: &Path, options: LoadOptions) -> Result<Layer, Error> {
-    parse_layer(path, &read_text(path)?, options)
-}
-
 fn read_text(path: &Path) -> Result<String, Error> {
     std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
         path: path.to_owned(),
@@ -198,25 +194,15 @@ pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<D
     let mut findings = Vec::new();
     let mut off = false;
     for path in paths {
-        match read_layer(path, options) {
-            Ok(layer) => {
-                off |= layer.disable_all == Some(true);
-                config.hooks.extend(layer.hooks);
-                if layer.hookrun_plugin.is_some() {
-                    config.hookrun_plugin = layer.hookrun_plugin;
-                }
-                findings.extend(layer.notices);
-                findings.extend(layer.warnings);
-            }
-            Err(Error::Config(p)) => {
-                let mut d =
-                    Diagnostic::new(p.code, path, p.message.clone()).at(p.at.line.zip(p.at.column));
-                d.key = p.key.clone();
-                d.fix = p.fix.clone();
-                findings.push(d);
-            }
-            Err(e) => findings.push(Diagnostic::new(Code::Unreadable, path, e.to_string())),
+        let (layer, errors) = read_layer_all(path, options);
+        off |= layer.disable_all == Some(true);
+        config.hooks.extend(layer.hooks);
+        if layer.hookrun_plugin.is_some() {
+            config.hookrun_plugin = layer.hookrun_plugin;
         }
+        findings.extend(layer.notices);
+        findings.extend(layer.warnings);
+        findings.extend(errors.into_iter().map(|e| finding_of(path, e)));
         config.files.push(path.clone());
     }
     let broken = findings.iter().any(|f| f.severity == Severity::Error);
@@ -224,6 +210,36 @@ pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<D
         findings.push(no_hooks(&config.files));
     }
     (config, findings)
+}
+
+/// Reads and parses one file, with every error of a TOML file (`check`).
+/// The layer holds what could be read.
+fn read_layer_all(path: &Path, options: LoadOptions) -> (Layer, Vec<Error>) {
+    let text = match read_text(path) {
+        Ok(text) => text,
+        Err(e) => return (Layer::default(), vec![e]),
+    };
+    if !text.trim().is_empty() && is_toml(path, &text) {
+        return toml_file::load_all(path, &text, options);
+    }
+    match parse_layer(path, &text, options) {
+        Ok(layer) => (layer, Vec::new()),
+        Err(e) => (Layer::default(), vec![e]),
+    }
+}
+
+/// A loading error as a finding of `check`.
+fn finding_of(path: &Path, e: Error) -> Diagnostic {
+    match e {
+        Error::Config(p) => {
+            let mut d =
+                Diagnostic::new(p.code, path, p.message.clone()).at(p.at.line.zip(p.at.column));
+            d.key = p.key.clone();
+            d.fix = p.fix.clone();
+            d
+        }
+        e => Diagnostic::new(Code::Unreadable, path, e.to_string()),
+    }
 }
 
 fn is_toml(path: &Path, text: &str) -> bool {

@@ -10,6 +10,7 @@ use super::model::{
     Action, FailMode, Hook, LoadOptions, Origin, dedup_key, looks_like_millis, timeout_from_secs,
 };
 use super::toml_raw::{OnFailure, OneOrMany, RawFile, RawHook};
+use super::toml_shape;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::matcher::Matcher;
@@ -103,6 +104,21 @@ fn action_of(
 }
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
+    let (layer, mut errors) = load_all(path, text, options);
+    if errors.is_empty() {
+        Ok(layer)
+    } else {
+        Err(errors.swap_remove(0))
+    }
+}
+
+/// As [`load`], with every error found rather than the first (for
+/// `check`): a syntax error stops the parse, so it comes alone; else every
+/// unknown key and wrong type of each part of the file, and when the shape
+/// is right every invalid value of each hook. The first error is the one
+/// [`load`] reports. The layer holds the hooks that are valid, so `check`
+/// still lints them.
+pub(super) fn load_all(path: &Path, text: &str, options: LoadOptions) -> (Layer, Vec<Error>) {
     let err_at =
         |code: Code, span: Option<std::ops::Range<usize>>, key: Option<String>, message: String| {
             let (line, column) = span.map(|s| line_col(text, s.start)).unzip();
@@ -118,33 +134,33 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
                 fix: None,
             }))
         };
-    let de = toml::Deserializer::parse(text)
-        .map_err(|e| err_at(Code::Syntax, e.span(), None, e.message().to_owned()))?;
-    let raw: RawFile = serde_path_to_error::deserialize(de).map_err(|e| {
-        // `Spanned` fields add an internal segment to the path; drop it.
-        let key = e
-            .path()
-            .to_string()
-            .replace(".$__serde_spanned_private_value", "");
-        let inner = e.into_inner();
-        let message = inner.message().replace("expected f64", "expected a number");
-        let code = if message.starts_with("unknown field") {
-            Code::UnknownKey
-        } else if message.contains("missing field `command`") {
-            Code::MissingCommand
-        } else if message.starts_with("missing field") {
-            Code::WrongShape
-        } else {
-            Code::WrongType
-        };
-        let fix = unknown_field_fix(&message);
-        let mut err = err_at(code, inner.span(), (key != ".").then_some(key), message);
-        if let Error::Config(problem) = &mut err {
-            problem.fix = fix;
+    let table = match toml::de::DeTable::parse(text) {
+        Ok(table) => table,
+        Err(e) => {
+            let error = err_at(Code::Syntax, e.span(), None, e.message().to_owned());
+            return (Layer::default(), vec![error]);
         }
-        err
-    })?;
-
+    };
+    let raw: RawFile =
+        match serde_path_to_error::deserialize(toml::de::Deserializer::from(table.clone())) {
+            Ok(raw) => raw,
+            Err(e) => {
+                let mut errors = vec![shape_error(e, "", &err_at)];
+                for more in toml_shape::every_error(table) {
+                    let more = match more {
+                        toml_shape::Failure::File(e) => shape_error(e, "", &err_at),
+                        toml_shape::Failure::Hook(i, e) => {
+                            shape_error(e, &format!("hooks[{i}]."), &err_at)
+                        }
+                    };
+                    if !errors.iter().any(|e| same_problem(e, &more)) {
+                        errors.push(more);
+                    }
+                }
+                return (Layer::default(), errors);
+            }
+        };
+    let mut errors = Vec::new();
     let audit_log = raw
         .defaults
         .audit_log
@@ -176,135 +192,192 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         ..Layer::default()
     };
     let default_timeout = match raw.defaults.timeout {
-        Some(t) => Some(timeout_from_secs(*t.get_ref()).ok_or_else(|| {
-            err_at(
-                Code::BadTimeout,
-                Some(t.span()),
-                Some("defaults.timeout".into()),
-                positive_msg(*t.get_ref()),
-            )
-        })?),
+        Some(t) => {
+            let d = timeout_from_secs(*t.get_ref());
+            if d.is_none() {
+                errors.push(err_at(
+                    Code::BadTimeout,
+                    Some(t.span()),
+                    Some("defaults.timeout".into()),
+                    positive_msg(*t.get_ref()),
+                ));
+            }
+            d
+        }
         None => None,
     };
     let default_fail_mode = raw.defaults.fail_mode.unwrap_or(options.default_fail_mode);
     for (i, spanned) in raw.hooks.into_iter().enumerate() {
-        let key = format!("hooks[{i}]");
-        let span = spanned.span();
-        let h = spanned.into_inner();
-        let events: Vec<String> = match h.event.get_ref() {
-            OneOrMany::One(e) => vec![e.clone()],
-            OneOrMany::Many(es) => es.clone(),
-        };
-        if events.is_empty() || events.iter().any(|e| e.trim().is_empty()) {
-            return Err(err_at(
-                Code::WrongType,
-                Some(h.event.span()),
-                Some(format!("{key}.event")),
-                "an event name may not be empty".into(),
-            ));
-        }
-        let events: Vec<String> = events
-            .iter()
-            .map(|e| crate::events::canonical_name(e).to_owned())
-            .collect();
-        let action =
-            super::placeholder::expand(action_of(&h, &key, span.clone(), &err_at)?, &config_dir);
-        let matcher = match h.matcher {
-            Some(m) => {
-                let syntax = h
-                    .matcher_syntax
-                    .or(raw.defaults.matcher_syntax)
-                    .unwrap_or_default();
-                let compiled = Matcher::with_syntax(m.get_ref(), syntax);
-                // Only events with a matcher field read the matcher; on the
-                // others it is ignored (a lint for `check`, not an error).
-                let readers = events
-                    .iter()
-                    .filter_map(|e| crate::events::info(e))
-                    .filter(|i| i.query_field.is_some());
-                for info in readers {
-                    if let Some(why) = compiled.regex_error(info.names) {
-                        return Err(err_at(
-                            Code::BadRegex,
-                            Some(m.span()),
-                            Some(format!("{key}.matcher")),
-                            format!(
-                                "matcher `{}` is not a list of names and not a valid regex: {why}",
-                                m.get_ref()
-                            ),
-                        ));
+        // One hook's first invalid value; the next hooks are still read.
+        let hook = (|| -> Result<Hook, Error> {
+            let key = format!("hooks[{i}]");
+            let span = spanned.span();
+            let h = spanned.into_inner();
+            let events: Vec<String> = match h.event.get_ref() {
+                OneOrMany::One(e) => vec![e.clone()],
+                OneOrMany::Many(es) => es.clone(),
+            };
+            if events.is_empty() || events.iter().any(|e| e.trim().is_empty()) {
+                return Err(err_at(
+                    Code::WrongType,
+                    Some(h.event.span()),
+                    Some(format!("{key}.event")),
+                    "an event name may not be empty".into(),
+                ));
+            }
+            let events: Vec<String> = events
+                .iter()
+                .map(|e| crate::events::canonical_name(e).to_owned())
+                .collect();
+            let action = super::placeholder::expand(
+                action_of(&h, &key, span.clone(), &err_at)?,
+                &config_dir,
+            );
+            let matcher = match h.matcher {
+                Some(m) => {
+                    let syntax = h
+                        .matcher_syntax
+                        .or(raw.defaults.matcher_syntax)
+                        .unwrap_or_default();
+                    let compiled = Matcher::with_syntax(m.get_ref(), syntax);
+                    // Only events with a matcher field read the matcher; on the
+                    // others it is ignored (a lint for `check`, not an error).
+                    let readers = events
+                        .iter()
+                        .filter_map(|e| crate::events::info(e))
+                        .filter(|i| i.query_field.is_some());
+                    for info in readers {
+                        if let Some(why) = compiled.regex_error(info.names) {
+                            return Err(err_at(
+                                Code::BadRegex,
+                                Some(m.span()),
+                                Some(format!("{key}.matcher")),
+                                format!(
+                                    "matcher `{}` is not a list of names and not a valid regex: {why}",
+                                    m.get_ref()
+                                ),
+                            ));
+                        }
                     }
+                    Some(compiled)
                 }
-                Some(compiled)
-            }
-            None => None,
-        };
-        let timeout = match h.timeout {
-            Some(t) => {
-                let secs = *t.get_ref();
-                let d = timeout_from_secs(secs).ok_or_else(|| {
-                    err_at(
-                        Code::BadTimeout,
-                        Some(t.span()),
-                        Some(format!("{key}.timeout")),
-                        positive_msg(secs),
-                    )
-                })?;
-                if looks_like_millis(secs) {
-                    let d = Diagnostic::new(
-                        Code::MillisTimeout,
-                        path,
-                        format!(
-                            "`timeout` is {secs} seconds; that looks like milliseconds (timeouts are in seconds)"
-                        ),
-                    );
-                    let d = d
-                        .at(Some(line_col(text, t.span().start)))
-                        .key(format!("{key}.timeout"));
-                    layer.warnings.push(d.fix(format!(
-                        "write `timeout = {}` for {} seconds",
-                        secs / 1000.0,
-                        secs / 1000.0
-                    )));
+                None => None,
+            };
+            let timeout = match h.timeout {
+                Some(t) => {
+                    let secs = *t.get_ref();
+                    let d = timeout_from_secs(secs).ok_or_else(|| {
+                        err_at(
+                            Code::BadTimeout,
+                            Some(t.span()),
+                            Some(format!("{key}.timeout")),
+                            positive_msg(secs),
+                        )
+                    })?;
+                    if looks_like_millis(secs) {
+                        let d = Diagnostic::new(
+                            Code::MillisTimeout,
+                            path,
+                            format!(
+                                "`timeout` is {secs} seconds; that looks like milliseconds (timeouts are in seconds)"
+                            ),
+                        );
+                        let d = d
+                            .at(Some(line_col(text, t.span().start)))
+                            .key(format!("{key}.timeout"));
+                        layer.warnings.push(d.fix(format!(
+                            "write `timeout = {}` for {} seconds",
+                            secs / 1000.0,
+                            secs / 1000.0
+                        )));
+                    }
+                    Some(d)
                 }
-                Some(d)
-            }
-            None => default_timeout,
-        };
-        let env: Vec<(String, String)> = h.env.into_iter().collect();
-        let dedup_key = dedup_key(&action, None, h.if_rule.as_deref(), None, &env, "");
-        layer.hooks.push(Hook {
-            name: h.name,
-            events,
-            matcher,
-            action,
-            timeout,
-            fail_mode: match h.on_failure {
-                Some(OnFailure::Block) => FailMode::Closed,
-                Some(OnFailure::Continue) => FailMode::Open,
-                None => h.fail_mode.unwrap_or(default_fail_mode),
-            },
-            fail_mode_from_on_failure: h.on_failure.is_some(),
-            fail_mode_explicit: h.fail_mode.is_some()
-                || h.on_failure.is_some()
-                || raw.defaults.fail_mode.is_some()
-                || options.explicit,
-            input: h.input,
-            is_async: h.is_async,
-            env,
-            if_rule: h.if_rule,
-            origin: Origin {
-                file: path.to_owned(),
-                key,
-                line_col: Some(index.line_col(span.start)),
-                plugin_root: None,
-                policy: false,
-                untrusted: false,
-            },
-            dedup_key,
-        });
+                None => default_timeout,
+            };
+            let env: Vec<(String, String)> = h.env.into_iter().collect();
+            let dedup_key = dedup_key(&action, None, h.if_rule.as_deref(), None, &env, "");
+            Ok(Hook {
+                name: h.name,
+                events,
+                matcher,
+                action,
+                timeout,
+                fail_mode: match h.on_failure {
+                    Some(OnFailure::Block) => FailMode::Closed,
+                    Some(OnFailure::Continue) => FailMode::Open,
+                    None => h.fail_mode.unwrap_or(default_fail_mode),
+                },
+                fail_mode_from_on_failure: h.on_failure.is_some(),
+                fail_mode_explicit: h.fail_mode.is_some()
+                    || h.on_failure.is_some()
+                    || raw.defaults.fail_mode.is_some()
+                    || options.explicit,
+                input: h.input,
+                is_async: h.is_async,
+                env,
+                if_rule: h.if_rule,
+                origin: Origin {
+                    file: path.to_owned(),
+                    key,
+                    line_col: Some(index.line_col(span.start)),
+                    plugin_root: None,
+                    policy: false,
+                    untrusted: false,
+                },
+                dedup_key,
+            })
+        })();
+        match hook {
+            Ok(hook) => layer.hooks.push(hook),
+            Err(e) => errors.push(e),
+        }
     }
-    Ok(layer)
+    (layer, errors)
+}
+
+/// A finding from serde's error at `prefix` + its path.
+fn shape_error<E: serde::de::Error + Into<toml::de::Error>>(
+    e: serde_path_to_error::Error<E>,
+    prefix: &str,
+    err_at: &ErrAt<'_>,
+) -> Error {
+    // `Spanned` fields add an internal segment to the path; drop it.
+    let key = e
+        .path()
+        .to_string()
+        .replace(".$__serde_spanned_private_value", "");
+    let key = format!("{prefix}{key}");
+    let key = key.trim_end_matches('.').to_owned();
+    let inner: toml::de::Error = e.into_inner().into();
+    let message = inner.message().replace("expected f64", "expected a number");
+    let code = if message.starts_with("unknown field") {
+        Code::UnknownKey
+    } else if message.contains("missing field `command`") {
+        Code::MissingCommand
+    } else if message.starts_with("missing field") {
+        Code::WrongShape
+    } else {
+        Code::WrongType
+    };
+    let fix = unknown_field_fix(&message);
+    let mut err = err_at(
+        code,
+        inner.span(),
+        (!key.is_empty()).then_some(key),
+        message,
+    );
+    if let Error::Config(problem) = &mut err {
+        problem.fix = fix;
+    }
+    err
+}
+
+fn same_problem(a: &Error, b: &Error) -> bool {
+    match (a, b) {
+        (Error::Config(a), Error::Config(b)) => a.key == b.key && a.message == b.message,
+        _ => false,
+    }
 }
 
 /// "did you mean `timeout`?" for serde's "unknown field `timout`, expected

@@ -2,8 +2,10 @@
 //! carry out without complaint, but that rarely mean what their authors
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
+mod invocation;
 mod plugin;
 mod scripts;
+mod words;
 
 use std::path::Path;
 

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::invocation;
+use super::words;
 use crate::config::{Action, Code, Diagnostic, Hook};
 
 /// Programs that run a script named by their first non-option argument.
@@ -30,7 +32,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         Some(a) => std::iter::once(command.clone())
             .chain(a.iter().cloned())
             .collect(),
-        None => shell_words(command),
+        None => words::split(command, &words::Vars::new(project_dir, &hook.origin.file)),
     };
     let mentions = |needle: &str| {
         command.contains(needle) || args.iter().flatten().any(|a| a.contains(needle))
@@ -45,16 +47,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
         out.push(d.fix("use `$CLAUDE_PROJECT_DIR` or an absolute path"));
         return;
     }
-    if let Some(missing) = missing_registered_config(&words, project_dir) {
-        let d = hook.diagnostic(
-            Code::ScriptMissing,
-            format!(
-                "this hookrun registration names the config `{}`, which does not exist: every event it runs for fails",
-                missing.display()
-            ),
-        );
-        out.push(d.fix("fix the path, or run `hookrun install` again with the right --config"));
-    }
+    invocation::lint(hook, &words, project_dir, out);
     let script = script_of(&words, project_dir);
     let mut text = command.clone();
     if let Some((path, direct)) = &script {
@@ -125,73 +118,6 @@ fn has(text: &str, pattern: &str) -> bool {
         .ok()
         .and_then(|re| re.is_match(text).ok())
         .unwrap_or(false)
-}
-
-/// The first `--config` / `-c` file of a `hookrun run` command (what
-/// `hookrun install` registers) that does not exist.
-fn missing_registered_config(words: &[String], project_dir: &Path) -> Option<PathBuf> {
-    let program = words.first()?;
-    if program.rsplit('/').next() != Some("hookrun")
-        || words.get(1).map(String::as_str) != Some("run")
-    {
-        return None;
-    }
-    words
-        .windows(2)
-        .filter(|w| w[0] == "--config" || w[0] == "-c")
-        .map(|w| project_dir.join(&w[1]))
-        .find(|p| !has_variable(p) && !p.exists())
-}
-
-/// A path with a shell variable left in it cannot be checked here.
-fn has_variable(path: &Path) -> bool {
-    path.to_string_lossy().contains('$')
-}
-
-/// A command's words as a POSIX shell splits them: quotes and backslashes
-/// removed, so a quoted path with spaces (as `${HOOKRUN_CONFIG_DIR}` is
-/// inserted) is one word.
-fn shell_words(command: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut started = false;
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                started = true;
-                word.extend(chars.by_ref().take_while(|&q| q != '\''));
-            }
-            '"' => {
-                started = true;
-                while let Some(q) = chars.next() {
-                    match q {
-                        '"' => break,
-                        '\\' => word.extend(chars.next()),
-                        other => word.push(other),
-                    }
-                }
-            }
-            '\\' => {
-                started = true;
-                word.extend(chars.next());
-            }
-            c if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut word));
-                    started = false;
-                }
-            }
-            other => {
-                started = true;
-                word.push(other);
-            }
-        }
-    }
-    if started {
-        words.push(word);
-    }
-    words
 }
 
 /// The script a command runs, and whether it is run directly (and so must be
