@@ -31,7 +31,12 @@ pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
     }
     let failed = results.iter().filter(|r| !r.passed).count();
     match args.format {
-        TestFormat::Text => output::print(&output::suite::text(&results)),
+        TestFormat::Text => output::print(&output::suite::text(
+            &results,
+            output::colour::Paint {
+                on: output::colour_stdout(),
+            },
+        )),
         TestFormat::Junit => {
             output::print(&output::suite::junit(&results));
             output::diagnostic(&output::suite::summary(&results));

@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::output::colour::Paint;
+
 /// The result of one case.
 #[derive(Debug, Clone)]
 pub struct CaseResult {
@@ -37,16 +39,20 @@ pub fn summary(results: &[CaseResult]) -> String {
     format!("{} passed, {failed} failed", results.len() - failed)
 }
 
-/// The text report.
+/// The text report; `paint` colours the PASS / FAIL markers.
 #[must_use]
-pub fn text(results: &[CaseResult]) -> String {
+pub fn text(results: &[CaseResult], paint: Paint) -> String {
     let mut out = String::new();
     for r in results {
         let ms = r.duration.as_secs_f64() * 1000.0;
         let _ = writeln!(
             out,
             "{} {}: {} ({ms:.0} ms)",
-            if r.passed { "PASS" } else { "FAIL" },
+            if r.passed {
+                paint.green("PASS")
+            } else {
+                paint.red("FAIL")
+            },
             r.suite.display(),
             r.name
         );
