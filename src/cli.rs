@@ -299,8 +299,14 @@ pub struct ConvertArgs {
 /// Output formats of `test`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TestFormat {
+    /// A line per case, then `N passed, N failed`.
     Text,
+    /// JUnit XML: a testsuite per file, a testcase per case.
     Junit,
+    /// A JSON array of case results.
+    Json,
+    /// GitHub Actions workflow commands: an error annotation per failure.
+    Github,
 }
 
 // Options of `hookrun test`.
@@ -314,7 +320,8 @@ pub struct TestArgs {
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
 
-    /// Output format: a line per case, or JUnit XML on stdout (the summary then goes to stderr).
+    /// Output format on stdout; with junit and json, the summary goes to
+    /// stderr.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TestFormat,
 

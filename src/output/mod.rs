@@ -5,6 +5,7 @@ pub mod colour;
 pub mod explain;
 pub mod findings;
 pub mod suite;
+pub mod workflow;
 
 use std::io::Write;
 

@@ -40,3 +40,4 @@ mod serve;
 mod serve_strict;
 mod setup;
 mod signals;
+mod test_formats;
