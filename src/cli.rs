@@ -17,6 +17,17 @@ pub use trust::TrustArgs;
 #[derive(Debug, Parser)]
 #[command(name = "hookrun", version, propagate_version = true)]
 pub struct Cli {
+    /// When to colour output: auto (a terminal, and NO_COLOR unset),
+    /// always or never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
+    pub color: crate::output::colour::ColorWhen,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -33,10 +44,11 @@ pub struct Cli {
 #[command(defer = true)]
 pub enum Command {
     /// Run the hooks matching the event on stdin and print one decision.
-    ///
-    /// Examples:
-    ///   hookrun run --config hooks.example.toml < examples/pre-tool-use-rm.json
-    ///   hookrun run --config ~/.claude/settings.json --report - < event.json
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun run --config hooks.example.toml < examples/pre-tool-use-rm.json\n",
+        "  hookrun run --config ~/.claude/settings.json --report - < event.json",
+    ))]
     Run(RunArgs),
     /// Validate and lint hook configs (TOML and Claude Code JSON).
     ///
@@ -44,30 +56,33 @@ pub enum Command {
     /// warnings (exit 0, or 1 with --strict) are what rarely means what its
     /// author thinks. Every finding has a stable code, a location and, where
     /// there is one, a fix.
-    ///
-    /// Examples:
-    ///   hookrun check hooks.toml
-    ///   hookrun check --format github ~/.claude/settings.json .claude/settings.json
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun check hooks.toml\n",
+        "  hookrun check --format github ~/.claude/settings.json .claude/settings.json",
+    ))]
     Check(CheckArgs),
     /// Show which hooks run for an event, and why; with --run, run them and
     /// show each answer and every merge step.
     ///
     /// The event comes from stdin, or from flags.
-    ///
-    /// Examples:
-    ///   hookrun explain -c hooks.toml --event PreToolUse --tool Bash --input '{"command":"rm -rf /"}'
-    ///   hookrun explain -c settings.json --event SessionStart --set source=resume
-    ///   hookrun explain -c hooks.toml --run < event.json
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun explain -c hooks.toml --event PreToolUse --tool Bash --input '{\"command\":\"rm -rf /\"}'\n",
+        "  hookrun explain -c settings.json --event SessionStart --set source=resume\n",
+        "  hookrun explain -c hooks.toml --run < event.json",
+    ))]
     Explain(ExplainArgs),
     /// Run policy test files (`*.test.toml`) against the real hooks.
     ///
     /// Each case runs hermetically (a temporary working directory, a time
     /// limit) through the same code path as `run`, and is compared with its
     /// expectations. Ends with `N passed, N failed`; exit 0 only when all pass.
-    ///
-    /// Examples:
-    ///   hookrun test examples/
-    ///   hookrun test --format junit hooks.test.toml > junit.xml
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun test examples/\n",
+        "  hookrun test --format junit hooks.test.toml > junit.xml",
+    ))]
     Test(TestArgs),
     /// Convert hook configs: Claude Code / Codex JSON, Gemini and Cursor
     /// JSON to hookrun TOML; hookrun TOML to Claude Code JSON or (`--to
@@ -76,10 +91,11 @@ pub enum Command {
     /// The direction follows the input (`.json` or a leading `{` is JSON;
     /// Gemini and Cursor files are recognised by their event names). What
     /// cannot be carried over is listed on stderr.
-    ///
-    /// Examples:
-    ///   hookrun convert .claude/settings.json > hookrun.toml
-    ///   hookrun convert hookrun.toml > hooks.json
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun convert .claude/settings.json > hookrun.toml\n",
+        "  hookrun convert hookrun.toml > hooks.json",
+    ))]
     Convert(ConvertArgs),
     /// Handle many events in one process: JSON Lines in, JSON Lines out.
     ///
@@ -89,11 +105,12 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run one built-in hook as an ordinary command hook (for Claude Code
     /// settings and other agents): the event on stdin, the answer on stdout.
-    ///
-    /// Examples:
-    ///   hookrun builtin dangerous-commands
-    ///   hookrun builtin protect-paths --option 'allowed_write_roots=["/work"]'
-    ///   hookrun builtin redact-secrets --mode warn
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun builtin dangerous-commands\n",
+        "  hookrun builtin protect-paths --option 'allowed_write_roots=[\"/work\"]'\n",
+        "  hookrun builtin redact-secrets --mode warn",
+    ))]
     Builtin(BuiltinArgs),
     /// Trust a project's hookrun.toml: let it do more than add guards.
     ///
@@ -101,36 +118,40 @@ pub enum Command {
     /// guards (docs/discovery.md). Trust holds for the file's current
     /// content only: an edit drops it. The list is
     /// $XDG_CONFIG_HOME/hookrun/trusted.toml.
-    ///
-    /// Examples:
-    ///   hookrun trust ./hookrun.toml
-    ///   hookrun trust --list
-    ///   hookrun trust --remove ./hookrun.toml
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun trust ./hookrun.toml\n",
+        "  hookrun trust --list\n",
+        "  hookrun trust --remove ./hookrun.toml",
+    ))]
     Trust(TrustArgs),
     /// Write a starter `hookrun.toml` (built-in guards that need nothing
     /// else) and its policy test file `hookrun.test.toml`.
-    ///
-    /// Examples:
-    ///   hookrun init
-    ///   hookrun init ~/.config/hookrun
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun init\n",
+        "  hookrun init ~/.config/hookrun",
+    ))]
     Init(InitArgs),
     /// Register hookrun in an agent's own settings file, for every event
     /// the hookrun config uses (docs/install.md).
     ///
     /// Idempotent; the original file is backed up first (FILE.hookrun-backup)
     /// and `--uninstall` removes exactly what was added.
-    ///
-    /// Examples:
-    ///   hookrun install --agent claude
-    ///   hookrun install --agent gemini --scope project --dry-run
-    ///   hookrun install --agent cursor --uninstall
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun install --agent claude\n",
+        "  hookrun install --agent gemini --scope project --dry-run\n",
+        "  hookrun install --agent cursor --uninstall",
+    ))]
     Install(InstallArgs),
     /// Print the effective config: every file read, in discovery order, and
     /// every hook with the file it came from.
-    ///
-    /// Examples:
-    ///   hookrun config
-    ///   hookrun config show -c hookrun.toml
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun config\n",
+        "  hookrun config show -c hookrun.toml",
+    ))]
     Config(ConfigArgs),
     /// The audit log.
     #[command(subcommand)]
@@ -142,8 +163,29 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff).
-    Man,
+    /// Print a man page (roff): hookrun's own, or one subcommand's; with
+    /// --all, write every page into a directory.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun man > hookrun.1\n",
+        "  hookrun man test > hookrun-test.1\n",
+        "  hookrun man --all share/man/man1",
+    ))]
+    Man(ManArgs),
+}
+
+// Options of `hookrun man`.
+#[derive(Debug, Args, Clone)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (`hookrun-SUBCOMMAND(1)`)
+    /// [default: the top-level page].
+    #[arg(value_name = "SUBCOMMAND", conflicts_with = "all")]
+    pub subcommand: Option<String>,
+
+    /// Write hookrun.1 and one hookrun-SUBCOMMAND.1 per subcommand (and
+    /// per nested one, e.g. hookrun-audit-verify.1) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub all: Option<PathBuf>,
 }
 
 // Options of `hookrun config`.
@@ -257,8 +299,14 @@ pub struct ConvertArgs {
 /// Output formats of `test`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TestFormat {
+    /// A line per case, then `N passed, N failed`.
     Text,
+    /// JUnit XML: a testsuite per file, a testcase per case.
     Junit,
+    /// A JSON array of case results.
+    Json,
+    /// GitHub Actions workflow commands: an error annotation per failure.
+    Github,
 }
 
 // Options of `hookrun test`.
@@ -272,7 +320,8 @@ pub struct TestArgs {
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
 
-    /// Output format: a line per case, or JUnit XML on stdout (the summary then goes to stderr).
+    /// Output format on stdout; with junit and json, the summary goes to
+    /// stderr.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TestFormat,
 

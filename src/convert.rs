@@ -245,19 +245,7 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
             crate::config::Action::Command { command, args } => (command.clone(), args.clone()),
             // A built-in becomes `hookrun builtin NAME`, which runs the same
             // rules as an ordinary command hook.
-            crate::config::Action::Builtin(b) => {
-                let mut line = format!("hookrun builtin {}", b.name);
-                if b.options.as_object().is_some_and(|o| !o.is_empty()) {
-                    line.push_str(&format!(
-                        " --options {}",
-                        shell_quote(&b.options.to_string())
-                    ));
-                }
-                if b.mode == crate::builtin::Mode::Warn {
-                    line.push_str(" --mode warn");
-                }
-                (line, None)
-            }
+            crate::config::Action::Builtin(b) => (builtin_line(b), None),
             crate::config::Action::Unsupported { kind } => {
                 warnings.push(format!(
                     "`{}`: a {kind} cannot be expressed: not converted",
@@ -384,6 +372,47 @@ pub fn builtin_of(command: &str) -> Option<(String, Option<toml::Value>, Option<
         .then(|| toml::Value::try_from(Value::Object(options)).ok())
         .flatten();
     Some((name, options, mode.filter(|m| m != "enforce")))
+}
+
+/// A built-in as the command line that runs the same rules with the same
+/// options and mode: `hookrun builtin NAME [--options JSON] [--mode warn]`,
+/// for agents whose hooks are shell commands.
+#[must_use]
+pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
+    let mut line = format!("hookrun builtin {}", b.name);
+    if b.options.as_object().is_some_and(|o| !o.is_empty()) {
+        line.push_str(&format!(
+            " --options {}",
+            shell_quote(&b.options.to_string())
+        ));
+    }
+    if b.mode == crate::builtin::Mode::Warn {
+        line.push_str(" --mode warn");
+    }
+    line
+}
+
+/// An exec-form hook (`command` + `args`, no shell) as one shell command
+/// line with the same words: each word quoted where the shell would
+/// otherwise split, expand or glob it.
+#[must_use]
+pub fn exec_line(command: &str, args: &[String]) -> String {
+    std::iter::once(command)
+        .chain(args.iter().map(String::as_str))
+        .map(shell_word)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One word for `/bin/sh`: as it is when every character is inert,
+/// single-quoted otherwise.
+fn shell_word(s: &str) -> String {
+    let inert = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !s.is_empty() && s.chars().all(inert) {
+        s.to_owned()
+    } else {
+        shell_quote(s)
+    }
 }
 
 /// Quotes a string for `/bin/sh`.

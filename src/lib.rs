@@ -58,10 +58,21 @@ use std::process::ExitCode;
 /// that does not parse is answered by `commands::usage`.
 #[must_use]
 pub fn main() -> ExitCode {
-    use clap::Parser;
+    use clap::{CommandFactory, FromArgMatches};
     let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    match cli::Cli::try_parse_from(&raw) {
-        Ok(cli) => run(&cli),
+    // `--color` is read before parsing too, so clap's own help and errors
+    // honour it.
+    let early = output::colour::ColorWhen::from_words(&raw).unwrap_or_default();
+    output::colour::set(early);
+    let parsed = cli::Cli::command()
+        .color(early.for_clap())
+        .try_get_matches_from(&raw)
+        .and_then(|mut m| cli::Cli::from_arg_matches_mut(&mut m));
+    match parsed {
+        Ok(cli) => {
+            output::colour::set(cli.color);
+            run(&cli)
+        }
         Err(err) => ExitCode::from(commands::usage::answer(&err, &raw)),
     }
 }
@@ -90,7 +101,7 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Config(args) => commands::config::execute(args),
         cli::Command::Schema => commands::meta::schema(),
         cli::Command::Completions { shell } => commands::meta::completions(*shell),
-        cli::Command::Man => commands::meta::man(),
+        cli::Command::Man(args) => commands::meta::man(args),
     };
     ExitCode::from(match outcome {
         Ok(status) => status,

@@ -36,7 +36,12 @@ pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
     };
     let explanation = crate::explain::explain(&config, &event, &plan, eval.as_ref());
     let text = match args.format {
-        ExplainFormat::Text => output::explain::text(&explanation),
+        ExplainFormat::Text => output::explain::text(
+            &explanation,
+            output::colour::Paint {
+                on: output::colour_stdout(),
+            },
+        ),
         ExplainFormat::Json => {
             serde_json::to_string_pretty(&explanation).unwrap_or_default() + "\n"
         }

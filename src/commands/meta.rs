@@ -2,7 +2,7 @@
 
 use clap::CommandFactory;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, ManArgs};
 use crate::error::{Error, ExitStatus};
 use crate::output;
 
@@ -28,15 +28,68 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitStatus, Error> {
     Ok(0)
 }
 
-/// `hookrun man`: the man page, generated from the CLI definition.
+/// `hookrun man [SUBCOMMAND] [--all DIR]`: man pages generated from the
+/// CLI definition. One page per subcommand, named as git names its own
+/// (`hookrun-test(1)`), so `man hookrun-test` finds it once installed.
 ///
 /// # Errors
-/// The page cannot be rendered.
-pub fn man() -> Result<ExitStatus, Error> {
+/// An unknown subcommand, a page that cannot be rendered, or a directory
+/// that cannot be written.
+pub fn man(args: &ManArgs) -> Result<ExitStatus, Error> {
+    let mut top = Cli::command();
+    top.build();
+    if let Some(dir) = &args.all {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            what: format!("cannot create `{}`", dir.display()),
+            source,
+        })?;
+        let mut written = 0;
+        for (name, cmd) in pages(&top, "hookrun") {
+            let path = dir.join(format!("{name}.1"));
+            std::fs::write(&path, render(cmd)?).map_err(|source| Error::Io {
+                what: format!("cannot write `{}`", path.display()),
+                source,
+            })?;
+            written += 1;
+        }
+        output::diagnostic(&format!("wrote {written} man pages into {}", dir.display()));
+        return Ok(0);
+    }
+    let page = match &args.subcommand {
+        None => top,
+        Some(sub) => {
+            let wanted = format!("hookrun-{sub}");
+            pages(&top, "hookrun")
+                .into_iter()
+                .find(|(name, _)| *name == wanted)
+                .map(|(_, cmd)| cmd)
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "no subcommand `{sub}` (hookrun man --all DIR writes every page)"
+                    ))
+                })?
+        }
+    };
+    output::print(&String::from_utf8_lossy(&render(page)?));
+    Ok(0)
+}
+
+/// Every page of the tree: `hookrun`, then `hookrun-SUB` and
+/// `hookrun-SUB-NESTED`, each command renamed so its page's NAME and
+/// SYNOPSIS read as the page's own name. `help` is skipped: it has no page.
+fn pages(cmd: &clap::Command, name: &str) -> Vec<(String, clap::Command)> {
+    let mut out = vec![(name.to_owned(), cmd.clone().name(name.to_owned()))];
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let sub_name = format!("{name}-{}", sub.get_name());
+        out.extend(pages(sub, &sub_name));
+    }
+    out
+}
+
+fn render(cmd: clap::Command) -> Result<Vec<u8>, Error> {
     let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(cmd)
         .render(&mut buf)
         .map_err(|e| Error::Internal(format!("cannot render the man page: {e}")))?;
-    output::print(&String::from_utf8_lossy(&buf));
-    Ok(0)
+    Ok(buf)
 }

@@ -31,9 +31,19 @@ pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
     }
     let failed = results.iter().filter(|r| !r.passed).count();
     match args.format {
-        TestFormat::Text => output::print(&output::suite::text(&results)),
-        TestFormat::Junit => {
-            output::print(&output::suite::junit(&results));
+        TestFormat::Text => output::print(&output::suite::text(
+            &results,
+            output::colour::Paint {
+                on: output::colour_stdout(),
+            },
+        )),
+        TestFormat::Github => output::print(&output::suite::github(&results)),
+        TestFormat::Junit | TestFormat::Json => {
+            output::print(&if args.format == TestFormat::Json {
+                output::suite::json(&results)
+            } else {
+                output::suite::junit(&results)
+            });
             output::diagnostic(&output::suite::summary(&results));
         }
     }
@@ -105,7 +115,7 @@ fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Ve
     let partial = suite::event_of(case, &tmp, &project);
     let bytes = serde_json::to_vec(&event::complete(&partial, &tmp))
         .map_err(|e| Error::Event(e.to_string()))?;
-    let ev = crate::dialect::read_event(&bytes, None)?;
+    let ev = crate::dialect::read_event_as(bytes, None, case.dialect)?;
     let ctx = Context {
         project_dir: project,
         depth: 0,

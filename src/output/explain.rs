@@ -3,12 +3,14 @@
 use std::fmt::Write as _;
 
 use crate::explain::Explanation;
+use crate::output::colour::Paint;
 
-/// The text form of an explanation.
+/// The text form of an explanation; `paint` colours its headings and the
+/// matched / not matched markers.
 #[must_use]
-pub fn text(e: &Explanation) -> String {
+pub fn text(e: &Explanation, paint: Paint) -> String {
     let mut out = String::new();
-    let _ = write!(out, "event {}", e.event);
+    let _ = write!(out, "{} {}", paint.bold("event"), e.event);
     if !e.known_event {
         out.push_str(" (not an event hookrun knows: matchers are ignored)");
     }
@@ -33,13 +35,19 @@ pub fn text(e: &Explanation) -> String {
     for h in &e.hooks {
         let _ = writeln!(
             out,
-            "\n#{} {} — {} `{}`",
-            h.index, h.name, h.location, h.key
+            "\n{} — {} `{}`",
+            paint.bold(&format!("#{} {}", h.index, h.name)),
+            h.location,
+            h.key
         );
         let _ = writeln!(
             out,
             "   {}: {}",
-            if h.matched { "matched" } else { "not matched" },
+            if h.matched {
+                paint.green("matched")
+            } else {
+                paint.style("2", "not matched")
+            },
             h.why
         );
         if let Some(s) = &h.skipped {
@@ -53,13 +61,13 @@ pub fn text(e: &Explanation) -> String {
         }
     }
     if !e.merge_steps.is_empty() {
-        out.push_str("\nmerge, in config order:\n");
+        let _ = writeln!(out, "\n{}", paint.bold("merge, in config order:"));
         for s in &e.merge_steps {
             let _ = writeln!(out, "   after #{} {}: {}", s.after, s.name, s.summary);
         }
     }
     if let Some(r) = &e.result {
-        let _ = writeln!(out, "\nresult: exit {}", r.exit_code);
+        let _ = writeln!(out, "\n{} exit {}", paint.bold("result:"), r.exit_code);
         let _ = writeln!(
             out,
             "   stdout: {}",

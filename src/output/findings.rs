@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use crate::config::{Diagnostic, Severity};
+use crate::output::workflow::{escape_data, escape_prop};
 
 /// How findings are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -133,16 +134,6 @@ fn github(findings: &[Diagnostic], tally: Tally) -> String {
     out.push_str(&summary(tally));
     out.push('\n');
     out
-}
-
-fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-fn escape_prop(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 #[cfg(test)]

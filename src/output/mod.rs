@@ -1,9 +1,11 @@
 //! The one place that writes hookrun's stdout and stderr. What to write is
 //! decided elsewhere: each dialect renders a decision into a `Rendered`.
 
+pub mod colour;
 pub mod explain;
 pub mod findings;
 pub mod suite;
+pub mod workflow;
 
 use std::io::Write;
 
@@ -30,11 +32,11 @@ pub fn print(text: &str) {
     let _ = out.flush();
 }
 
-/// Whether stdout is a terminal that wants colour (`NO_COLOR` unset).
+/// Whether text on stdout is coloured: `--color`, else a terminal without
+/// `NO_COLOR`.
 #[must_use]
 pub fn colour_stdout() -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+    colour::stdout()
 }
 
 /// Writes one diagnostic line to stderr.

@@ -1,9 +1,13 @@
 //! Rendering `hookrun test` results: a line per case and a closing
-//! `N passed, N failed`, or JUnit XML for CI systems.
+//! `N passed, N failed`, or for CI systems JUnit XML, JSON or GitHub
+//! workflow annotations.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+use crate::output::colour::Paint;
+use crate::output::workflow::{escape_data, escape_prop};
 
 /// The result of one case.
 #[derive(Debug, Clone)]
@@ -37,22 +41,64 @@ pub fn summary(results: &[CaseResult]) -> String {
     format!("{} passed, {failed} failed", results.len() - failed)
 }
 
-/// The text report.
+/// The text report; `paint` colours the PASS / FAIL markers.
 #[must_use]
-pub fn text(results: &[CaseResult]) -> String {
+pub fn text(results: &[CaseResult], paint: Paint) -> String {
     let mut out = String::new();
     for r in results {
         let ms = r.duration.as_secs_f64() * 1000.0;
         let _ = writeln!(
             out,
             "{} {}: {} ({ms:.0} ms)",
-            if r.passed { "PASS" } else { "FAIL" },
+            if r.passed {
+                paint.green("PASS")
+            } else {
+                paint.red("FAIL")
+            },
             r.suite.display(),
             r.name
         );
         for d in &r.diffs {
             let _ = writeln!(out, "    {d}");
         }
+    }
+    out.push_str(&summary(results));
+    out.push('\n');
+    out
+}
+
+/// A JSON array with one object per case: its file, name, whether it
+/// passed, each difference and its duration.
+#[must_use]
+pub fn json(results: &[CaseResult]) -> String {
+    let cases: Vec<serde_json::Value> = results
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "file": r.suite.display().to_string(),
+                "name": r.name,
+                "passed": r.passed,
+                "failures": r.diffs,
+                "duration_ms": u64::try_from(r.duration.as_millis()).unwrap_or(u64::MAX),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&cases).unwrap_or_default() + "\n"
+}
+
+/// GitHub Actions workflow commands: one `::error` annotation per failed
+/// case, on its test file, then the summary line.
+#[must_use]
+pub fn github(results: &[CaseResult]) -> String {
+    let mut out = String::new();
+    for r in results.iter().filter(|r| !r.passed) {
+        let _ = writeln!(
+            out,
+            "::error file={},title={}::{}",
+            escape_prop(&r.suite.display().to_string()),
+            escape_prop(&format!("hookrun test: {}", r.name)),
+            escape_data(&r.diffs.join("\n"))
+        );
     }
     out.push_str(&summary(results));
     out.push('\n');

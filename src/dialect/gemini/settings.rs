@@ -24,14 +24,14 @@ pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
                 command,
                 args: None,
             } => command.clone(),
+            // Gemini hooks are shell commands: exec-form words are quoted
+            // so the shell passes each one through unchanged.
             crate::config::Action::Command {
                 command,
                 args: Some(a),
-            } => std::iter::once(command.clone())
-                .chain(a.iter().cloned())
-                .collect::<Vec<_>>()
-                .join(" "),
-            crate::config::Action::Builtin(b) => format!("hookrun builtin {}", b.name),
+            } => crate::convert::exec_line(command, a),
+            // Options and mode ride along as `--options` / `--mode`.
+            crate::config::Action::Builtin(b) => crate::convert::builtin_line(b),
             crate::config::Action::Unsupported { kind } => {
                 warnings.push(format!(
                     "`{}`: a {kind} cannot be expressed: not converted",
