@@ -59,7 +59,9 @@ pub enum Command {
     #[command(after_help = concat!(
         "Examples:\n",
         "  hookrun check hooks.toml\n",
-        "  hookrun check --format github ~/.claude/settings.json .claude/settings.json",
+        "  hookrun check --format github ~/.claude/settings.json .claude/settings.json\n",
+        "  hookrun check --format sarif . > hookrun.sarif\n",
+        "  cat settings.json | hookrun check -",
     ))]
     Check(CheckArgs),
     /// Show which hooks run for an event, and why; with --run, run them and
@@ -386,12 +388,15 @@ pub struct ExplainArgs {
 // Options of `hookrun check`.
 #[derive(Debug, Args, Clone)]
 pub struct CheckArgs {
-    /// Config files, layered as `run` layers them. Without any: the same
-    /// discovery as `run`.
+    /// Config files, layered as `run` layers them. A directory stands for
+    /// the config files hookrun recognises in it (hookrun.toml,
+    /// *.hookrun.toml and each agent's settings or hooks file below it);
+    /// `-` reads one config (JSON or TOML) from stdin. Without any: the
+    /// same discovery as `run`.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// Output format.
+    /// Output format (sarif: SARIF 2.1.0; junit: a test case per file).
     #[arg(long, value_enum, default_value = "text")]
     pub format: crate::output::findings::FindingsFormat,
 

@@ -135,6 +135,20 @@ impl Diagnostic {
         self
     }
 
+    /// The message with its key before it and its fix after it, for
+    /// formats that have one text field per finding (annotations, SARIF).
+    #[must_use]
+    pub fn full_message(&self) -> String {
+        let mut message = match &self.key {
+            Some(k) => format!("`{k}`: {}", self.message),
+            None => self.message.clone(),
+        };
+        if let Some(fix) = &self.fix {
+            message.push_str(&format!("\nfix: {fix}"));
+        }
+        message
+    }
+
     /// `file:line:column` (as far as known).
     #[must_use]
     pub fn location(&self) -> String {

@@ -18,5 +18,5 @@ pub fn load(name: &str, data: &[u8]) {
     }
     let options = LoadOptions { explicit: false, default_fail_mode: FailMode::Open };
     let _ = config::load(std::slice::from_ref(&path), options);
-    let _ = config::load_for_check(std::slice::from_ref(&path), options);
+    let _ = config::load_for_check(std::slice::from_ref(&path), None, options);
 }

@@ -98,6 +98,43 @@ pub fn paths(found: &[Found]) -> Vec<PathBuf> {
     found.iter().map(|f| f.path.clone()).collect()
 }
 
+/// The config files hookrun recognises in `dir` (what `check DIR` reads),
+/// in layering order: `hookrun.toml`, `*.hookrun.toml` (by name), Claude
+/// Code's `.claude/settings.json` and `.claude/settings.local.json`,
+/// Codex's `.codex/hooks.json`, Gemini's `.gemini/settings.json`, Cursor's
+/// `.cursor/hooks.json`, then Copilot's `.github/hooks/*.json` (by name).
+/// Nothing deeper is searched: these are the places the agents read.
+#[must_use]
+pub fn in_directory(dir: &Path) -> Vec<PathBuf> {
+    let mut files = vec![dir.join("hookrun.toml")];
+    files.extend(named(dir, |n| n.ends_with(".hookrun.toml")));
+    for sub in [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".codex/hooks.json",
+        ".gemini/settings.json",
+        ".cursor/hooks.json",
+    ] {
+        files.push(dir.join(sub));
+    }
+    files.extend(named(&dir.join(".github/hooks"), |n| n.ends_with(".json")));
+    files.retain(|p| p.is_file());
+    files
+}
+
+/// The entries of `dir` whose file name passes `keep`, sorted by name.
+fn named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_str().is_some_and(&keep))
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
 /// hookrun's directory in the user's config home: the user config and the
 /// trust list live there.
 #[must_use]

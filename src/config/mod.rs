@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
-pub use discover::{Found, Source, discover, paths, user_dir};
+pub use discover::{Found, Source, discover, in_directory, paths, user_dir};
 use layer::Layer;
 pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch};
 /// Loads and layers config files in order (spec 1.2: hook lists appended;
@@ -184,17 +184,27 @@ fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, E
     }
 }
 
+/// The name `check` gives the config it reads from stdin (`-`), in findings
+/// and reports.
+pub const STDIN_NAME: &str = "<stdin>";
+
 /// Loads every file for `check`: a file that cannot be used becomes a
 /// finding instead of stopping the load, every drop and lint of the loaders
 /// is a finding, and `disableAllHooks` is not applied, so every hook is
-/// seen.
+/// seen. The path [`STDIN_NAME`] is the text `stdin` (already read), its
+/// format told by its content since it has no file name.
 #[must_use]
-pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<Diagnostic>) {
+pub fn load_for_check(
+    paths: &[PathBuf],
+    stdin: Option<&str>,
+    options: LoadOptions,
+) -> (Config, Vec<Diagnostic>) {
     let mut config = Config::default();
     let mut findings = Vec::new();
     let mut off = false;
     for path in paths {
-        let (layer, errors) = read_layer_all(path, options);
+        let given = stdin.filter(|_| path.as_os_str() == STDIN_NAME);
+        let (layer, errors) = read_layer_all(path, given, options);
         off |= layer.disable_all == Some(true);
         config.hooks.extend(layer.hooks);
         if layer.hookrun_plugin.is_some() {
@@ -214,8 +224,8 @@ pub fn load_for_check(paths: &[PathBuf], options: LoadOptions) -> (Config, Vec<D
 
 /// Reads and parses one file, with every error of a TOML file (`check`).
 /// The layer holds what could be read.
-fn read_layer_all(path: &Path, options: LoadOptions) -> (Layer, Vec<Error>) {
-    let text = match read_text(path) {
+fn read_layer_all(path: &Path, given: Option<&str>, options: LoadOptions) -> (Layer, Vec<Error>) {
+    let text = match given.map_or_else(|| read_text(path), |t| Ok(t.to_owned())) {
         Ok(text) => text,
         Err(e) => return (Layer::default(), vec![e]),
     };

@@ -1,11 +1,14 @@
 //! Rendering `check`'s findings: text for people (colour only on a
-//! terminal), JSON, and GitHub workflow annotations.
+//! terminal), JSON, GitHub workflow annotations, SARIF and JUnit XML.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 use serde_json::json;
 
 use crate::config::{Diagnostic, Severity};
+use crate::output::findings_junit;
+use crate::output::sarif;
 use crate::output::workflow::{escape_data, escape_prop};
 
 /// How findings are printed.
@@ -14,6 +17,19 @@ pub enum FindingsFormat {
     Text,
     Json,
     Github,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
+    /// JUnit XML: a test case per file checked.
+    Junit,
+}
+
+/// What was checked, beside the findings: the JUnit report has a case per
+/// file, and `--strict` decides whether its warnings fail.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked<'a> {
+    pub files: &'a [PathBuf],
+    pub tally: Tally,
+    pub strict: bool,
 }
 
 /// Counts of a check run.
@@ -43,10 +59,11 @@ impl Tally {
 #[must_use]
 pub fn render(
     findings: &[Diagnostic],
-    tally: Tally,
+    checked: Checked<'_>,
     format: FindingsFormat,
     colour: bool,
 ) -> String {
+    let tally = checked.tally;
     match format {
         FindingsFormat::Text => text(findings, tally, colour),
         FindingsFormat::Json => {
@@ -54,6 +71,8 @@ pub fn render(
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
         FindingsFormat::Github => github(findings, tally),
+        FindingsFormat::Sarif => sarif::render(findings),
+        FindingsFormat::Junit => findings_junit::render(findings, checked.files, checked.strict),
     }
 }
 
@@ -122,14 +141,7 @@ fn github(findings: &[Diagnostic], tally: Tally) -> String {
             ",title={}",
             escape_prop(&format!("{} {}", d.code.as_str(), d.code.title()))
         );
-        let mut message = d.message.clone();
-        if let Some(k) = &d.key {
-            message = format!("`{k}`: {message}");
-        }
-        if let Some(fix) = &d.fix {
-            message.push_str(&format!("\nfix: {fix}"));
-        }
-        let _ = writeln!(out, "::{level} {props}::{}", escape_data(&message));
+        let _ = writeln!(out, "::{level} {props}::{}", escape_data(&d.full_message()));
     }
     out.push_str(&summary(tally));
     out.push('\n');
@@ -148,10 +160,14 @@ mod tests {
             .key("hooks[0].x");
         let out = render(
             &[d],
-            Tally {
-                files: 1,
-                errors: 1,
-                warnings: 0,
+            Checked {
+                files: &[],
+                tally: Tally {
+                    files: 1,
+                    errors: 1,
+                    warnings: 0,
+                },
+                strict: false,
             },
             FindingsFormat::Github,
             false,

@@ -4,8 +4,11 @@
 pub mod colour;
 pub mod explain;
 pub mod findings;
+pub mod findings_junit;
+pub mod sarif;
 pub mod suite;
 pub mod workflow;
+pub mod xml;
 
 use std::io::Write;
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::output::colour::Paint;
 use crate::output::workflow::{escape_data, escape_prop};
+use crate::output::xml::escape;
 
 /// The result of one case.
 #[derive(Debug, Clone)]
@@ -150,23 +151,5 @@ pub fn junit(results: &[CaseResult]) -> String {
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
-    out
-}
-
-/// XML-escapes text and attribute values; drops characters XML 1.0 forbids.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 => {}
-            c => out.push(c),
-        }
-    }
     out
 }

@@ -113,6 +113,7 @@ fn valid_configs() -> Vec<PathBuf> {
             // Valid = `check` finds no error.
             let (loaded, mut findings) = config::load_for_check(
                 std::slice::from_ref(p),
+                None,
                 LoadOptions {
                     explicit: false,
                     default_fail_mode: FailMode::Open,

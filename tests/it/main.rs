@@ -8,6 +8,7 @@ mod audit_chain;
 mod bad_input;
 mod builtins;
 mod check;
+mod check_inputs;
 mod cli_meta;
 mod config_errors;
 mod convert;
