@@ -11,6 +11,7 @@ mod check;
 mod cli_meta;
 mod config_errors;
 mod convert;
+mod convert_agents;
 mod convert_meaning;
 mod dialects;
 mod discovery;
