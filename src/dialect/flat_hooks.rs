@@ -93,6 +93,12 @@ fn write(path: &std::path::Path, agent: Dialect) -> Result<Converted, String> {
         "Copilot"
     };
     let mut warnings = Vec::new();
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    if text.lines().any(|l| l.trim_start().starts_with("[limits]")) {
+        warnings.push(format!(
+            "`[limits]` has no {them} equivalent: not converted"
+        ));
+    }
     let mut events: Map<String, Value> = Map::new();
     for hook in &config.hooks {
         let key = &hook.origin.key;

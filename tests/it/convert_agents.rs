@@ -13,6 +13,8 @@ use crate::support::BIN;
 /// mode, an exec-form command that fails closed with `env`, a Stop hook
 /// with `if` and `async`, and an event Cursor lacks.
 const CONFIG: &str = r#"
+[limits]
+leak_grace = 1
 [[hooks]]
 name = "guard"
 event = "PreToolUse"
@@ -145,6 +147,7 @@ fn cursor_round_trip_keeps_hooks_and_names_what_it_drops() {
             "`hooks[2]`: Cursor has no `if` (`Bash(git *)`)",
             "`hooks[2]`: Cursor has no `async` hooks",
             "`hooks[3]`: Cursor has no `PermissionRequest` event",
+            "`[limits]` has no Cursor equivalent",
         ],
     );
 }
@@ -184,6 +187,7 @@ fn copilot_round_trip_keeps_hooks_and_names_what_it_drops() {
             "`hooks[1]`: Copilot counts whole seconds",
             "`hooks[2]`: Copilot has no `if`",
             "`hooks[2]`: Copilot has no `async` hooks",
+            "`[limits]` has no Copilot equivalent",
         ],
     );
 }
