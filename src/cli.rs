@@ -286,7 +286,8 @@ pub struct ConvertArgs {
     pub strict: bool,
 
     /// For TOML input: the agent whose hooks file to write (Claude Code's
-    /// settings shape by default; Gemini counts timeouts in milliseconds).
+    /// settings shape by default; gemini, cursor and copilot write theirs,
+    /// each timeout in that agent's unit).
     #[arg(long, value_enum, value_name = "AGENT")]
     pub to: Option<crate::dialect::Dialect>,
 

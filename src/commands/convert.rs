@@ -1,4 +1,4 @@
-//! `hookrun convert`: Claude Code settings JSON ⇄ hookrun TOML.
+//! `hookrun convert`: an agent's hooks file ⇄ hookrun TOML (`--to AGENT`).
 
 use crate::cli::ConvertArgs;
 use crate::error::{Error, ExitStatus};

@@ -9,6 +9,7 @@
 //! asks for another dialect.
 
 pub mod convert;
+pub mod flat_hooks;
 pub mod id;
 pub mod protocol;
 mod shared;

@@ -12,6 +12,7 @@ mod check_inputs;
 mod cli_meta;
 mod config_errors;
 mod convert;
+mod convert_agents;
 mod convert_meaning;
 mod dialects;
 mod discovery;

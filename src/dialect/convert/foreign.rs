@@ -196,7 +196,20 @@ pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, Str
                 {
                     body.push_str(&format!("matcher = {}\n", toml_string(m)));
                 }
-                body.push_str(&format!("command = {}\n", toml_string(&command)));
+                // `hookrun builtin NAME --options …` is the built-in again.
+                let builtin = super::builtin_cmd::builtin_of(&command);
+                match &builtin {
+                    Some((name, options, mode)) => {
+                        body.push_str(&format!("builtin = {}\n", toml_string(name)));
+                        if let Some(m) = mode {
+                            body.push_str(&format!("mode = {}\n", toml_string(m)));
+                        }
+                        if let Some(o) = options {
+                            body.push_str(&format!("options = {o}\n"));
+                        }
+                    }
+                    None => body.push_str(&format!("command = {}\n", toml_string(&command))),
+                }
                 let timeout = match agent {
                     Dialect::Gemini => h
                         .get("timeout")
@@ -222,8 +235,11 @@ pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, Str
                         .collect();
                     body.push_str(&format!("env = {{ {} }}\n", pairs.join(", ")));
                 }
-                // The script expects its own agent's payload and answers.
-                body.push_str(&format!("input = \"{}\"\n", agent.as_str()));
+                // The script expects its own agent's payload and answers (a
+                // built-in reads hookrun's model).
+                if builtin.is_none() {
+                    body.push_str(&format!("input = \"{}\"\n", agent.as_str()));
+                }
             }
         }
     }

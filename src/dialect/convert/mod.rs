@@ -3,9 +3,11 @@
 //! Gemini's settings is `gemini::settings`; Codex's `hooks.json` has Claude
 //! Code's shape and is read as Claude Code settings are.
 
+mod builtin_cmd;
 mod detect;
 mod foreign;
 
+pub use builtin_cmd::builtin_of;
 pub use detect::{agent_of_file, agent_of_path, ignores_if};
 pub use foreign::{Foreign, Skipped};
 

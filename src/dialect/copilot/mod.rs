@@ -162,6 +162,10 @@ impl super::protocol::Protocol for Copilot {
         super::id::Dialect::Copilot
     }
 
+    fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
+        Some(super::flat_hooks::toml_to_copilot)
+    }
+
     fn detects(&self, obj: &Map<String, Value>) -> bool {
         detect(obj)
     }

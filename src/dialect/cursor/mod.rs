@@ -218,6 +218,10 @@ impl super::protocol::Protocol for Cursor {
         super::id::Dialect::Cursor
     }
 
+    fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
+        Some(super::flat_hooks::toml_to_cursor)
+    }
+
     fn detects(&self, obj: &Map<String, Value>) -> bool {
         let name = obj
             .get("hook_event_name")

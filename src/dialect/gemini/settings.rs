@@ -10,36 +10,27 @@ use crate::dialect::convert::Converted;
 /// # Errors
 /// The TOML is not a valid hookrun config.
 pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
-    let options = crate::config::LoadOptions {
-        explicit: false,
-        default_fail_mode: crate::config::FailMode::Open,
-        format: None,
-    };
-    let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
+    let config = crate::dialect::flat_hooks::load_toml(path)?;
     let mut warnings = Vec::new();
     let mut events: Map<String, Value> = Map::new();
     for hook in &config.hooks {
-        let command = match &hook.action {
-            crate::config::Action::Command {
-                command,
-                args: None,
-            } => command.clone(),
-            // Gemini hooks are shell commands: exec-form words are quoted
-            // so the shell passes each one through unchanged.
-            crate::config::Action::Command {
-                command,
-                args: Some(a),
-            } => crate::convert::exec_line(command, a),
-            // Options and mode ride along as `--options` / `--mode`.
-            crate::config::Action::Builtin(b) => crate::convert::builtin_line(b),
-            crate::config::Action::Unsupported { kind } => {
-                warnings.push(format!(
-                    "`{}`: a {kind} cannot be expressed: not converted",
-                    hook.origin.key
-                ));
-                continue;
-            }
+        // Gemini hooks are shell commands: exec-form words quoted, a
+        // built-in's options and mode carried as `--options` / `--mode`.
+        let Some(command) = crate::dialect::flat_hooks::shell_command(hook, &mut warnings) else {
+            continue;
         };
+        if hook.if_rule.is_some() {
+            warnings.push(format!(
+                "`{}`: Gemini has no `if`, so the hook would run on every match: not converted",
+                hook.origin.key
+            ));
+        }
+        if hook.is_async {
+            warnings.push(format!(
+                "`{}`: Gemini has no `async` hooks, so the hook would run in the foreground: not converted",
+                hook.origin.key
+            ));
+        }
         if hook.fail_mode == crate::config::FailMode::Closed {
             warnings.push(format!(
                 "`{}`: Gemini has no fail-closed hooks: `fail_mode` not converted",
