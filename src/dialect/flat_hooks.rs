@@ -192,6 +192,12 @@ fn write(path: &std::path::Path, agent: Dialect) -> Result<Converted, String> {
             if let Some(m) = &hook.matcher {
                 if takes_matcher(agent, name) {
                     h.insert("matcher".into(), m.pattern().into());
+                    if let Some(tool) = claude_tool_in(m.pattern()) {
+                        warnings.push(format!(
+                            "`{key}`: matcher `{}` names Claude Code's `{tool}` tool; {them} names its tools differently, so it is kept as written and may never match",
+                            m.pattern()
+                        ));
+                    }
                 } else {
                     warnings.push(format!(
                         "`{key}`: {them}'s `{name}` takes no matcher: `matcher` (`{}`) not converted, so the hook would run for every tool",
@@ -211,4 +217,25 @@ fn write(path: &std::path::Path, agent: Dialect) -> Result<Converted, String> {
     let doc = json!({"version": 1, "hooks": events});
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
     Ok(Converted { text, warnings })
+}
+
+/// A Claude Code tool name a matcher spells (`Bash`, `Edit|Write`): the
+/// other agents call their tools otherwise (Cursor's shell is `Shell`).
+fn claude_tool_in(pattern: &str) -> Option<&'static str> {
+    const TOOLS: &[&str] = &[
+        "Bash",
+        "Edit",
+        "MultiEdit",
+        "Write",
+        "Read",
+        "Glob",
+        "Grep",
+        "NotebookEdit",
+        "WebFetch",
+        "WebSearch",
+        "Task",
+    ];
+    pattern
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find_map(|word| TOOLS.iter().find(|t| **t == word).copied())
 }

@@ -148,6 +148,9 @@ fn cursor_round_trip_keeps_hooks_and_names_what_it_drops() {
             "`hooks[2]`: Cursor has no `async` hooks",
             "`hooks[3]`: Cursor has no `PermissionRequest` event",
             "`[limits]` has no Cursor equivalent",
+            // Claude Code's tool names are kept, but said to be foreign.
+            "`hooks[0]`: matcher `Bash` names Claude Code's `Bash` tool",
+            "`hooks[1]`: matcher `Edit|Write` names Claude Code's `Edit` tool",
         ],
     );
 }
