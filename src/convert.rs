@@ -338,7 +338,7 @@ pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
     if b.options.as_object().is_some_and(|o| !o.is_empty()) {
         line.push_str(&format!(
             " --options {}",
-            shell_quote(&b.options.to_string())
+            crate::shell_word::quoted(&b.options.to_string())
         ));
     }
     if b.mode == crate::builtin::Mode::Warn {
@@ -354,25 +354,9 @@ pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
 pub fn exec_line(command: &str, args: &[String]) -> String {
     std::iter::once(command)
         .chain(args.iter().map(String::as_str))
-        .map(shell_word)
+        .map(crate::shell_word::word)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// One word for `/bin/sh`: as it is when every character is inert,
-/// single-quoted otherwise.
-fn shell_word(s: &str) -> String {
-    let inert = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
-    if !s.is_empty() && s.chars().all(inert) {
-        s.to_owned()
-    } else {
-        shell_quote(s)
-    }
-}
-
-/// Quotes a string for `/bin/sh`.
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// Seconds as an integer when they are whole, so `10` stays `10`, not `10.0`.

@@ -10,7 +10,6 @@ use crate::event::Event;
 use super::categories::{Categories, Selection};
 use super::shell::{self, Command, Pipeline};
 use super::destructive::{self, fed_destructive};
-use super::expand;
 use super::writes::redirects;
 use super::targets::catastrophic;
 use super::guard::{Entry, Guard, Verdict, options};
@@ -22,11 +21,13 @@ mod cwd;
 mod limits;
 mod inline;
 mod piped;
+mod shape;
 mod sourced;
 mod vars;
+mod words;
 
 pub use limits::MAX_INPUT;
-use limits::{MAX_NESTING, too_deep, too_long, too_long_pipeline, too_many_words};
+use limits::{MAX_NESTING, too_deep, too_long};
 use piped::{dash_c_script, runs_stdin};
 use sourced::SHELLS;
 use sourced::Sourced;
@@ -156,23 +157,7 @@ impl DangerousCommands {
         // otherwise check the same text once per stage).
         let mut seen = 0;
         for (i, cmd) in pipeline.iter().enumerate() {
-            if cmd.too_many_words {
-                return Some(too_many_words());
-            }
-            if cmd.too_long_pipeline {
-                return Some(too_long_pipeline());
-            }
-            if self.builtin_rules
-                && let Some(name) = &cmd.fork_bomb
-            {
-                return Some(format!(
-                    "a fork bomb: function `{name}` starts copies of itself in a pipeline or in the background"
-                ));
-            }
-            if self.builtin_rules
-                && let Some((name, fields)) = &cmd.ifs_name
-                && let Some(why) = destructive::rules(name, cmd.words.get(*fields..).unwrap_or_default())
-            {
+            if let Some(why) = shape::refused(cmd, self.builtin_rules) {
                 return Some(why);
             }
             for sub in &cmd.substitutions {
@@ -216,16 +201,7 @@ impl DangerousCommands {
                 let upstream = pipeline.get(seen..i).unwrap_or_default();
                 seen = i;
                 // `x="rm -rf /"; echo "$x" | sh`: the words as echoed.
-                let upstream: Vec<Command> = upstream
-                    .iter()
-                    .map(|c| match vars::expand_words(&c.words, false) {
-                        Some(words) => Command {
-                            words,
-                            ..c.clone()
-                        },
-                        None => c.clone(),
-                    })
-                    .collect();
+                let upstream = vars::as_echoed(upstream);
                 let check = |t: &str| self.check_nested(t, depth);
                 if let Some(why) = piped::piped_into(&upstream, &argv[0], &check) {
                     return Some(why);
@@ -263,13 +239,16 @@ impl DangerousCommands {
                 ));
             }
         }
-        let targets = redirect_targets(cmd);
         let Some(first) = argv.first() else {
-            return self.builtin_rules.then(|| redirects(&targets)).flatten();
+            return self
+                .builtin_rules
+                .then(|| redirects(&words::redirect_targets(cmd)))
+                .flatten();
         };
+        let prog = program(first);
         // Variables the line assigned, braces, then the directory it moved
         // to: the words the program really gets.
-        let reads_whole = SHELLS.contains(&program(first).as_str()) || program(first) == "eval";
+        let reads_whole = SHELLS.contains(&prog.as_str()) || prog == "eval";
         let expanded = vars::expand_words(argv, !reads_whole);
         if let Some(full) = &expanded
             && let Some(name) = full.first()
@@ -280,14 +259,8 @@ impl DangerousCommands {
             return self.command(&unwrap(full), cmd, depth);
         }
         let argv = expanded.as_deref().unwrap_or(argv);
-        let prog = program(first);
-        let braced: Vec<String>;
-        let args = if argv[1..].iter().any(|a| a.contains('{')) {
-            braced = argv[1..].iter().flat_map(|a| expand::braces(a)).collect();
-            &braced[..]
-        } else {
-            &argv[1..]
-        };
+        let braced = words::braced(&argv[1..]);
+        let args = braced.as_deref().unwrap_or(&argv[1..]);
         if self.builtin_rules
             && let Some(why) = piped::substituted_code(&prog, cmd)
         {
@@ -333,7 +306,7 @@ impl DangerousCommands {
         if !self.builtin_rules {
             return None;
         }
-        if let Some(why) = redirects(&targets) {
+        if let Some(why) = redirects(&words::redirect_targets(cmd)) {
             return Some(why);
         }
         match cwd::resolve_operands(&prog, args) {
@@ -384,18 +357,4 @@ impl Guard for DangerousCommands {
             Verdict::Deny(format!("dangerous command: {w}"))
         })
     }
-}
-
-/// A command's redirections with their targets as the shell opens them:
-/// variables the line assigned expanded, relative paths against the
-/// directory it moved to.
-fn redirect_targets(cmd: &Command) -> Vec<(String, String)> {
-    cmd.redirects
-        .iter()
-        .map(|(op, target)| {
-            let t = vars::expand_one(target);
-            let t = cwd::resolve_path(&t).unwrap_or(t);
-            (op.clone(), t)
-        })
-        .collect()
 }

@@ -9,6 +9,7 @@
 use std::sync::LazyLock;
 
 use super::literals::literals;
+use crate::shell_word::quoted;
 
 /// The inline program of an interpreter's command line, if it has one.
 pub(super) fn code_of(prog: &str, args: &[String]) -> Option<String> {
@@ -109,7 +110,7 @@ pub(super) fn executed_literals(code: &str) -> Vec<String> {
             [one] => one.text.clone(),
             many => many
                 .iter()
-                .map(|w| shell_quoted(&w.text))
+                .map(|w| quoted(&w.text))
                 .collect::<Vec<_>>()
                 .join(" "),
         });
@@ -125,11 +126,6 @@ fn in_list(between: &str) -> bool {
             .chars()
             .all(|c| c.is_whitespace() || matches!(c, ',' | '[' | ']'))
         && between.contains(',')
-}
-
-/// `word` as one shell word.
-fn shell_quoted(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
 }
 
 /// Whether the text before a literal ends in an exec-like call's opening:
@@ -169,7 +165,7 @@ fn quote_like_commands(code: &str) -> Vec<String> {
             "qx" | "%x" => out.push(body.to_owned()),
             _ if called_by_exec(&code[..at]) => out.push(
                 body.split_whitespace()
-                    .map(shell_quoted)
+                    .map(quoted)
                     .collect::<Vec<_>>()
                     .join(" "),
             ),

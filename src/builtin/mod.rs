@@ -28,6 +28,7 @@ mod obscured;
 mod path_lists;
 pub mod resolve;
 mod secret_rules;
+mod sensitive_names;
 pub mod shell;
 mod shell_glob;
 mod shell_paths;

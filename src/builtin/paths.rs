@@ -14,6 +14,7 @@ use super::guard::{Entry, Guard, Verdict, options};
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
 use super::expand;
+use super::sensitive_names;
 use super::shell_glob;
 use super::shell_paths;
 pub use super::tools::Access;
@@ -135,23 +136,9 @@ impl ProtectPaths {
     /// The first sensitive name the last component of `pattern` could
     /// match, judged as a path in the pattern's directory.
     fn could_match(&self, pattern: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
-        let (dir, last) = match pattern.rsplit_once('/') {
-            Some((d, l)) => (format!("{d}/"), l),
-            None => (String::new(), pattern),
-        };
-        // A bare wildcard (`*`, `**/*`) is every file: the guard does not
-        // refuse listing or searching a tree, only a filter aimed at
-        // secrets; and as in bash, a leading wildcard does not match a
-        // dot file.
-        if last.chars().all(|c| matches!(c, '*' | '?')) {
-            return None;
-        }
-        let re = shell_glob::component_regex(last)?;
-        SENSITIVE_NAMES
-            .iter()
-            .filter(|name| re.is_match(name) && (last.starts_with('.') || !name.starts_with('.')))
-            .find_map(|name| {
-                let path = format!("{dir}{name}");
+        sensitive_names::matched_by(pattern)
+            .into_iter()
+            .find_map(|path| {
                 self.judge(&path, false, access, cwd, project, false)
                     .map(|why| format!("`{pattern}` could match `{path}`: {why}"))
             })
@@ -274,28 +261,6 @@ impl ProtectPaths {
         Some(g)
     }
 }
-
-/// File names the default deny lists protect, as examples of what a glob
-/// in a search filter could match.
-const SENSITIVE_NAMES: &[&str] = &[
-    ".env",
-    ".env.local",
-    ".env.production",
-    "id_rsa",
-    "id_ed25519",
-    "id_ecdsa",
-    "credentials",
-    ".netrc",
-    ".pgpass",
-    ".npmrc",
-    ".pypirc",
-    ".git-credentials",
-    "shadow",
-    "authorized_keys",
-    ".bashrc",
-    ".zshrc",
-    ".profile",
-];
 
 /// A path glob matched case-insensitively (paths are lowercased too).
 fn glob(pattern: &str) -> crate::glob::PathGlob {

@@ -150,7 +150,7 @@ fn program() -> String {
                 },
                 exe.display()
             ));
-            crate::config::placeholder::shell_word(&exe.display().to_string())
+            crate::shell_word::word(&exe.display().to_string())
         }
         (Err(_), _) => "hookrun".into(),
     }

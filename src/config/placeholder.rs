@@ -34,7 +34,7 @@ pub fn expand(action: Action, dir: &Path) -> Action {
     let plain = dir.display().to_string();
     match args {
         None if command.contains(CONFIG_DIR) => Action::Command {
-            command: command.replace(CONFIG_DIR, &shell_word(&plain)),
+            command: command.replace(CONFIG_DIR, &crate::shell_word::word(&plain)),
             args: None,
         },
         None => Action::Command {
@@ -45,21 +45,6 @@ pub fn expand(action: Action, dir: &Path) -> Action {
             command: command.replace(CONFIG_DIR, &plain),
             args: Some(args.iter().map(|a| a.replace(CONFIG_DIR, &plain)).collect()),
         },
-    }
-}
-
-/// `text` as one shell word: unchanged when it needs no quoting, else in
-/// single quotes.
-#[must_use]
-pub fn shell_word(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+@%,:=".contains(c));
-    if plain {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
     }
 }
 

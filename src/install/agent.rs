@@ -54,9 +54,7 @@ pub fn command(program: &str, agent: Agent, config: Option<&std::path::Path>) ->
     let mut c = format!("{program} {}", run_args(agent));
     if let Some(path) = config {
         c.push_str(" --config ");
-        c.push_str(&crate::config::placeholder::shell_word(
-            &path.display().to_string(),
-        ));
+        c.push_str(&crate::shell_word::word(&path.display().to_string()));
     }
     c
 }

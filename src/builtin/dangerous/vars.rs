@@ -14,6 +14,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use crate::builtin::shell::Command;
 use crate::builtin::wrappers::is_assignment;
 
 /// The longest word an expansion may make: past it the word is left as
@@ -208,4 +209,19 @@ fn trimmed(value: &str, op: &str) -> Option<String> {
         value.strip_prefix(pattern)
     };
     Some(out.unwrap_or(value).to_owned())
+}
+
+/// The commands of a pipeline's upstream with their words as they are
+/// echoed (`x="rm -rf /"; echo "$x" | sh`), quoted words kept whole.
+pub(super) fn as_echoed(upstream: &[Command]) -> Vec<Command> {
+    upstream
+        .iter()
+        .map(|c| match expand_words(&c.words, false) {
+            Some(words) => Command {
+                words,
+                ..c.clone()
+            },
+            None => c.clone(),
+        })
+        .collect()
 }

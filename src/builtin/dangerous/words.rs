@@ -1,0 +1,29 @@
+//! The words a command's program really gets and the files its
+//! redirections open, once the shell has expanded them: brace
+//! alternatives, variables the line assigned, and relative paths against
+//! the directory it moved to.
+
+use super::cwd;
+use super::vars;
+use crate::builtin::expand;
+use crate::builtin::shell::Command;
+
+/// The arguments with their brace alternatives expanded (`{/,/tmp}` is two
+/// words), or `None` when none has braces.
+pub(super) fn braced(args: &[String]) -> Option<Vec<String>> {
+    args.iter()
+        .any(|a| a.contains('{'))
+        .then(|| args.iter().flat_map(|a| expand::braces(a)).collect())
+}
+
+/// A command's redirections with their targets as the shell opens them.
+pub(super) fn redirect_targets(cmd: &Command) -> Vec<(String, String)> {
+    cmd.redirects
+        .iter()
+        .map(|(op, target)| {
+            let t = vars::expand_one(target);
+            let t = cwd::resolve_path(&t).unwrap_or(t);
+            (op.clone(), t)
+        })
+        .collect()
+}
