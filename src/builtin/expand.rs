@@ -150,11 +150,16 @@ fn first_brace(word: &str) -> Option<(usize, usize, Vec<&str>)> {
     None
 }
 
+/// Whether a word holds a glob character the shell expands.
+pub(super) fn has_glob(word: &str) -> bool {
+    word.contains(['*', '?', '['])
+}
+
 /// What a target may name once its globs are expanded: the existing paths
 /// it matches (absolute targets only), the protected paths it could match,
 /// and the target itself. A target without glob characters is itself.
 pub(super) fn targets(target: &str) -> Vec<String> {
-    if !target.contains(['*', '?', '[']) {
+    if !has_glob(target) {
         return vec![target.to_owned()];
     }
     let mut out = vec![target.to_owned()];

@@ -100,7 +100,7 @@ pub(super) fn without_dot_dot(t: &str) -> String {
 /// Targets whose recursive deletion wrecks a system or a home; a glob
 /// (`/e*`, `/*/*`) is judged by what it could expand to (`expand.rs`).
 pub(super) fn catastrophic(target: &str) -> bool {
-    expand::targets(target).iter().any(|t| catastrophic_path(t))
+    any_expansion(target, catastrophic_path)
 }
 
 fn catastrophic_path(target: &str) -> bool {
@@ -141,6 +141,9 @@ fn catastrophic_path(target: &str) -> bool {
 /// crashes the machine on one letter; `/proc/sys/…` and `/sys/…` change
 /// the running kernel and its devices).
 pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
+    if !expand::has_glob(path) {
+        return device_path(path, who);
+    }
     expand::targets(path)
         .iter()
         .find_map(|p| device_path(p, who))
@@ -184,7 +187,7 @@ fn is_home(word: &str) -> bool {
 /// crontab), after normalisation: overwriting one locks users out or runs
 /// code as root.
 pub(super) fn account_file(path: &str) -> bool {
-    expand::targets(path).iter().any(|p| account_path(p))
+    any_expansion(path, account_path)
 }
 
 fn account_path(path: &str) -> bool {
@@ -198,11 +201,21 @@ fn account_path(path: &str) -> bool {
 /// `/etc/..`): what even a harmless-looking tool must not be pointed at
 /// recursively by a name the guard cannot read.
 pub(super) fn root_like(path: &str) -> bool {
-    expand::targets(path).iter().any(|p| root_like_path(p))
+    any_expansion(path, root_like_path)
 }
 
 fn root_like_path(path: &str) -> bool {
     let n = normal(path);
     let base = n.strip_suffix("/*").unwrap_or(&n);
     matches!(base, "/" | "") || is_home(base) || SYSTEM_DIRS.contains(&base)
+}
+
+/// Whether `test` holds for a target or for anything its globs could
+/// expand to; a target without glob characters is tested as it is, with
+/// no allocation (these checks run on every operand of every command).
+fn any_expansion(target: &str, test: fn(&str) -> bool) -> bool {
+    if !expand::has_glob(target) {
+        return test(target);
+    }
+    expand::targets(target).iter().any(|t| test(t))
 }
