@@ -214,6 +214,9 @@ pub static AGENT_ONLY: &[EventInfo] = &[
     ev!("BeforeModel", None, Narrow, Prompt, 60_000, false),
     ev!("AfterModel", None, Narrow, Prompt, 60_000, false),
     ev!("BeforeToolSelection", None, Narrow, Generic, 60_000, false),
+    // deputy's, after each model request of a run; deputy ignores its
+    // hooks' results.
+    ev!("PostModelRequest", None, Narrow, Generic, LONG, false),
 ];
 
 /// The catalogue row for an event's canonical (Claude Code) name.

@@ -62,18 +62,23 @@ pub enum Syntax {
 }
 
 /// Tool families usable in matchers, so one config can guard every agent
-/// (rule 4): `@shell`, `@read`, `@write`, `@edit`.
+/// (rule 4): `@shell`, `@read`, `@write`, `@edit`, and `@code` for tools
+/// that run code in the agent's own interpreter (deputy's `run_r_code`).
 const FAMILIES: &[(&str, &str)] = &[
     (
         "@shell",
         "Bash|execute|run_bash|bash|tool_run_bash|run_shell_command|Shell|shell|exec_command|local_shell",
     ),
-    ("@read", "Read|read_file|read_many_files|NotebookRead|view"),
+    (
+        "@read",
+        "Read|read_file|read_many_files|NotebookRead|view|read_csv|read_markdown|list_files|glob_files|grep_files",
+    ),
     ("@write", "Write|write_file|create_file|NotebookEdit"),
     (
         "@edit",
         "Edit|MultiEdit|NotebookEdit|edit_file|hashline_edit|multi_edit|replace|str_replace_editor|apply_patch",
     ),
+    ("@code", "run_r_code"),
 ];
 
 /// Expands `@family` tokens into their tool names.

@@ -49,4 +49,13 @@ pub enum ConfigCommand {
     /// Print the effective layered config: each file in discovery order,
     /// and each hook with the file and line it came from.
     Show,
+    /// Print the events the config has hooks for, one per line, in an
+    /// agent's own names: what an integration registers (the deputy R
+    /// adapter's `hookrun_hooks(events = NULL)`). Events the agent does not
+    /// fire are named on stderr.
+    Events {
+        /// The agent whose event names are printed.
+        #[arg(long, value_enum, default_value = "claude")]
+        dialect: crate::dialect::id::Dialect,
+    },
 }

@@ -4,9 +4,11 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::ConfigArgs;
+use crate::cli::{ConfigArgs, ConfigCommand};
 use crate::config::{self, Action, Config, FailMode, Found, LoadOptions, Source};
+use crate::dialect::id::Dialect;
 use crate::error::{Error, ExitStatus};
+use crate::install::agent::Agent;
 use crate::output;
 
 /// Runs `config show`.
@@ -23,8 +25,55 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
             format: None,
         },
     )?;
-    output::print(&render(&found, &config));
+    match args.action {
+        Some(ConfigCommand::Events { dialect }) => {
+            let (names, missing) = events_for(&config, dialect);
+            for m in missing {
+                output::diagnostic(&format!(
+                    "warning: {} has no `{m}` event: the hooks on it never run there",
+                    dialect.as_str()
+                ));
+            }
+            let mut text = names.join("\n");
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            output::print(&text);
+        }
+        Some(ConfigCommand::Show) | None => output::print(&render(&found, &config)),
+    }
     Ok(0)
+}
+
+/// The events the config's hooks use, in first-use order and in the
+/// agent's names, and the ones the agent does not fire.
+fn events_for(config: &Config, dialect: Dialect) -> (Vec<String>, Vec<String>) {
+    if let Some(agent) = Agent::of(dialect) {
+        let (regs, _) = crate::install::events::registrations(config, agent);
+        let missing = used_events(config)
+            .into_iter()
+            .filter(|e| crate::install::events::agent_event(agent, e).is_none())
+            .collect();
+        return (regs.into_iter().map(|r| r.event).collect(), missing);
+    }
+    let used = used_events(config);
+    if dialect == Dialect::Deputy {
+        let fires = crate::dialect::deputy::events::fires;
+        let (names, missing) = used.into_iter().partition(|e| fires(e));
+        return (names, missing);
+    }
+    (used, Vec::new())
+}
+
+/// Every event a hook of the config listens to, in first-use order.
+fn used_events(config: &Config) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in config.hooks.iter().flat_map(|h| h.events.iter()) {
+        if !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    out
 }
 
 fn source_name(source: Source) -> &'static str {

@@ -19,6 +19,7 @@ macro_rules! dialects {
             Gemini "gemini" gemini::Gemini, false;
             Copilot "copilot" copilot::Copilot, false;
             Cursor "cursor" cursor::Cursor, false;
+            Deputy "deputy" deputy::Deputy, false;
         }
     };
 }

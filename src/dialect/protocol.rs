@@ -74,6 +74,14 @@ pub trait Protocol: Sync {
         None
     }
 
+    /// Whether hooks speaking the caller's own dialect read the caller's
+    /// bytes as sent (every agent whose hooks are processes); `false`: they
+    /// read the mapped event, as deputy's, whose adapter sends only its
+    /// callbacks' arguments.
+    fn hooks_read_caller_bytes(&self) -> bool {
+        true
+    }
+
     /// What a hook speaking this dialect reads on stdin when it is not the
     /// caller's own bytes; `None`: the event in hookrun's model.
     fn payload(&self, _event: &Event) -> Option<Vec<u8>> {

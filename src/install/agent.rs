@@ -25,6 +25,20 @@ impl Agent {
         }
     }
 
+    /// The agent a dialect speaks to, where `install` knows it.
+    #[must_use]
+    pub fn of(dialect: crate::dialect::id::Dialect) -> Option<Agent> {
+        [
+            Agent::Claude,
+            Agent::Codex,
+            Agent::Gemini,
+            Agent::Cursor,
+            Agent::Copilot,
+        ]
+        .into_iter()
+        .find(|a| a.dialect() == dialect)
+    }
+
     /// The agent's name, as on the command line.
     #[must_use]
     pub fn as_str(self) -> &'static str {

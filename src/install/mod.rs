@@ -4,7 +4,7 @@
 //! reading and writing the text without disturbing the rest of it
 //! (`text`). `commands::install` does the file I/O.
 
-mod agent;
+pub mod agent;
 pub mod events;
 pub mod location;
 pub mod shape;

@@ -38,10 +38,14 @@ pub(super) fn spec_of(
 /// caller's dialect, else the event as its own dialect wants it.
 pub(super) fn stdin_for(hook: &Hook, event: &Event) -> Arc<Vec<u8>> {
     let wanted = hook.input.unwrap_or(event.dialect);
-    if wanted == event.dialect && !event.dialect.is_claude_like() {
+    let protocol = crate::dialect::protocol(wanted);
+    if wanted == event.dialect
+        && !event.dialect.is_claude_like()
+        && protocol.hooks_read_caller_bytes()
+    {
         return Arc::clone(&event.raw);
     }
-    crate::dialect::protocol(wanted)
+    protocol
         .payload(event)
         .map_or_else(|| Arc::clone(&event.bytes), Arc::new)
 }

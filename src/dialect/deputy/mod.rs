@@ -1,0 +1,177 @@
+//! deputy, the R agent framework (its hook document in the seeds; its code
+//! read in spec pydantic-deep-and-deputy.md section 3). deputy's hooks are R
+//! callbacks, so it speaks to hookrun through the R adapter in
+//! `integrations/deputy/`, which registers one deputy hook per event and
+//! sends each call as one JSON object:
+//!
+//! ```json
+//! {"deputy_event": "PreToolUse", "tool_name": "run_bash",
+//!  "tool_input": {"command": "ls"}, "context": {"working_dir": "/p", "run_id": "r1"}}
+//! ```
+//!
+//! that is, the callback's arguments by name and its `context` list. The
+//! event is mapped into hookrun's model by adding Claude Code's field names
+//! beside deputy's (nothing is removed), so one hook script serves both
+//! agents. deputy has no command-hook protocol of its own: hooks under this
+//! dialect read that mapped event and answer as Claude Code hooks do. The
+//! merged decision is rendered as the deputy result the adapter constructs
+//! (`render`).
+
+use serde_json::{Map, Value};
+
+use super::protocol::Reading;
+use crate::answer::Answer;
+use crate::decision::Decision;
+use crate::event::Event;
+use crate::events::Family;
+use crate::exec::HookRun;
+use crate::rendered::Rendered;
+
+pub mod events;
+mod render;
+
+/// The key that names the event, and marks an event as deputy's.
+const EVENT_KEY: &str = "deputy_event";
+
+/// deputy: recognised by its `deputy_event` key.
+pub struct Deputy;
+
+/// Maps deputy's event into the model: every argument and the `context`
+/// kept as sent, Claude Code's names added where deputy's differ.
+#[must_use]
+pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+    let name = obj
+        .get(EVENT_KEY)
+        .or_else(|| obj.get("hook_event_name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let Some(name) = name else {
+        return (None, obj);
+    };
+    let context = obj
+        .get("context")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut f = obj;
+    f.remove(EVENT_KEY);
+    f.insert("hook_event_name".into(), Value::String(name.clone()));
+    let from_context = |key: &str| context.get(key).filter(|v| !v.is_null()).cloned();
+    let add = |f: &mut Map<String, Value>, key: &str, value: Option<Value>| {
+        if let Some(v) = value
+            && f.get(key).is_none_or(Value::is_null)
+        {
+            f.insert(key.into(), v);
+        }
+    };
+    add(&mut f, "cwd", from_context("working_dir"));
+    add(
+        &mut f,
+        "session_id",
+        from_context("session_id").or_else(|| from_context("run_id")),
+    );
+    add(&mut f, "tool_use_id", from_context("tool_call_id"));
+    match name.as_str() {
+        "PostToolUse" | "PostToolUseFailure" => {
+            let result = f.get("tool_result").cloned();
+            add(&mut f, "tool_response", result);
+            let error = f.get("tool_error").filter(|v| !v.is_null()).cloned();
+            add(&mut f, "error", error);
+            // deputy does not pass a finished call's input; the guards and
+            // hooks that read it find it empty rather than missing.
+            add(
+                &mut f,
+                "tool_input",
+                Some(from_context("tool_input").unwrap_or_else(|| Value::Object(Map::new()))),
+            );
+        }
+        "Stop" | "SubagentStop" => {
+            let active = context.get("stop_hook_active").and_then(Value::as_bool);
+            add(&mut f, "stop_hook_active", Some(Value::Bool(active == Some(true))));
+        }
+        _ => {}
+    }
+    match name.as_str() {
+        "SubagentStart" | "SubagentStop" => {
+            let agent = f.get("agent_name").cloned();
+            add(&mut f, "agent_type", agent);
+            if name == "SubagentStop" {
+                let text = f.get("result").filter(|v| v.is_string()).cloned();
+                add(&mut f, "last_assistant_message", text);
+            }
+        }
+        "PreCompact" | "PostCompact" => {
+            let trigger = from_context("trigger").unwrap_or_else(|| "auto".into());
+            add(&mut f, "trigger", Some(trigger));
+            if name == "PostCompact" {
+                let text = f.get("result").filter(|v| v.is_string()).cloned();
+                add(&mut f, "compact_summary", text);
+            }
+        }
+        "Notification" => {
+            let kind = from_context("code").or_else(|| from_context("level"));
+            add(&mut f, "notification_type", kind);
+        }
+        "ConfigChange" => {
+            let key = f.get("key").cloned();
+            add(&mut f, "source", key);
+        }
+        "SessionStart" => {
+            add(
+                &mut f,
+                "source",
+                Some(from_context("source").unwrap_or_else(|| "startup".into())),
+            );
+        }
+        "PostModelRequest" => {
+            add(&mut f, "request_number", from_context("request_number"));
+            add(&mut f, "usage", from_context("usage"));
+        }
+        _ => {}
+    }
+    (Some(name), f)
+}
+
+impl super::protocol::Protocol for Deputy {
+    fn id(&self) -> super::id::Dialect {
+        super::id::Dialect::Deputy
+    }
+
+    fn detects(&self, obj: &Map<String, Value>) -> bool {
+        obj.get(EVENT_KEY).is_some_and(Value::is_string)
+    }
+
+    fn normalize(&self, obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+        normalize(obj)
+    }
+
+    fn hooks_read_caller_bytes(&self) -> bool {
+        // The adapter's bytes are deputy's arguments only; hooks read the
+        // mapped event, which holds them and Claude Code's names too.
+        false
+    }
+
+    fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
+        // deputy has no command-hook protocol: hooks answer as Claude Code's
+        // do. A block by exit 2 is the hook's own words, without the
+        // `[command]: ` that Claude Code puts before it for its model.
+        let mut answer = crate::answer::classify(event, label, run);
+        if let Some(block) = answer.blocking_error.as_mut()
+            && let Some(text) = block.strip_prefix(&format!("[{label}]: "))
+        {
+            *block = match text.trim() {
+                "" | "No stderr output" => "Blocked by hook".to_owned(),
+                words => words.to_owned(),
+            };
+        }
+        answer
+    }
+
+    fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+        render::render(&event.name, family, d, notices)
+    }
+}
+
+#[cfg(test)]
+#[path = "../tests/deputy.rs"]
+mod tests;
