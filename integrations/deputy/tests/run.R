@@ -1,0 +1,148 @@
+# The deputy adapter's tests, against a real hookrun binary and a stand-in
+# for deputy (standin.R). No test framework: check(name, expr) prints PASS or
+# FAIL per case; the exit status is 1 when any case failed, 77 when an R
+# package the tests need is missing.
+#
+#   Rscript integrations/deputy/tests/run.R --bin target/debug/hookrun [--filter REGEX]
+
+need <- c("jsonlite", "processx", "R6")
+missing <- need[!vapply(need, requireNamespace, logical(1), quietly = TRUE)]
+if (length(missing) > 0L) {
+  cat("deputy adapter tests: missing R packages: ", paste(missing, collapse = ", "),
+      "\n  apt-get install r-base-core r-cran-jsonlite r-cran-processx r-cran-r6\n",
+      sep = "", file = stderr())
+  quit(status = 77)
+}
+
+argv <- commandArgs(trailingOnly = TRUE)
+opt <- function(flag, default = NULL) {
+  at <- match(flag, argv)
+  if (is.na(at) || at == length(argv)) default else argv[[at + 1L]]
+}
+bin <- opt("--bin")
+only <- opt("--filter", "")
+if (is.null(bin) || !file.exists(bin)) {
+  cat("usage: Rscript run.R --bin PATH/TO/hookrun [--filter REGEX]; no binary at ",
+      if (is.null(bin)) "(none given)" else bin, "\n", sep = "", file = stderr())
+  quit(status = 1)
+}
+bin <- normalizePath(bin)
+
+here <- local({
+  file <- sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))
+  normalizePath(dirname(file[1L]))
+})
+source(file.path(here, "..", "R", "hookrun.R"))
+source(file.path(here, "standin.R"))
+
+# A scratch directory for hook output, and an environment in which no user
+# config of the machine is read.
+out <- normalizePath(tempfile("hookrun-deputy-tests-"), mustWork = FALSE)
+dir.create(out)
+Sys.setenv(
+  HOOKRUN_TEST_OUT = out,
+  HOOKRUN_TEST_SLEEP = sprintf("30.%d", Sys.getpid()),
+  XDG_CONFIG_HOME = file.path(out, "xdg")
+)
+Sys.unsetenv(c("HOOKRUN_CONFIG", "HOOKRUN_BIN", "HOOKRUN_AUDIT_KEY_FILE", "CLAUDE_PROJECT_DIR"))
+
+fixture <- function(name) file.path(here, "fixtures", name)
+
+# ---- harness ----------------------------------------------------------
+
+tally <- new.env()
+tally$pass <- 0L
+tally$fail <- character(0)
+started <- Sys.time()
+
+check <- function(name, expr) {
+  if (nzchar(only) && !grepl(only, name)) return(invisible())
+  t0 <- Sys.time()
+  problem <- tryCatch({
+    if (identical(force(expr), FALSE)) "the check returned FALSE" else NULL
+  }, error = function(e) conditionMessage(e))
+  ms <- round(1000 * as.numeric(difftime(Sys.time(), t0, units = "secs")))
+  if (is.null(problem)) {
+    tally$pass <- tally$pass + 1L
+    cat(sprintf("PASS %s (%d ms)\n", name, ms))
+  } else {
+    tally$fail <- c(tally$fail, name)
+    cat(sprintf("FAIL %s (%d ms)\n     %s\n", name, ms, gsub("\n", "\n     ", problem)))
+  }
+  invisible()
+}
+
+expect <- function(cond, what) {
+  if (!isTRUE(cond)) stop(what, call. = FALSE)
+}
+
+expect_equal <- function(actual, expected, what) {
+  if (!identical(actual, expected)) {
+    stop(what, ": expected ", paste(deparse(expected), collapse = " "),
+         ", got ", paste(deparse(actual), collapse = " "), call. = FALSE)
+  }
+}
+
+expect_match <- function(text, pattern, what) {
+  if (!is.character(text) || length(text) < 1L || !any(grepl(pattern, text, fixed = TRUE))) {
+    stop(what, ": ", deparse(pattern), " not in ", paste(deparse(text), collapse = " "), call. = FALSE)
+  }
+}
+
+# Runs expr, keeping its value (or its error's message), warnings and messages.
+capture <- function(expr) {
+  warnings <- character(0)
+  messages <- character(0)
+  value <- withCallingHandlers(
+    tryCatch(expr, error = function(e) structure(list(conditionMessage(e)), class = "failed")),
+    warning = function(w) {
+      warnings <<- c(warnings, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    },
+    message = function(m) {
+      messages <<- c(messages, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    }
+  )
+  list(value = value, warnings = warnings, messages = messages)
+}
+
+# Runs expr with a stand-in deputy of that variant on the search path.
+with_deputy <- function(variant, expr) {
+  attach(standin_deputy(variant), name = "deputy-standin", warn.conflicts = FALSE)
+  on.exit(detach("deputy-standin", character.only = TRUE))
+  force(expr)
+}
+
+# A stand-in registry holding the hooks, then any extra matchers.
+registry <- function(hooks, ...) {
+  reg <- HookRegistry$new()
+  for (h in c(hooks, list(...))) reg$add(h)
+  reg
+}
+
+ctx <- function(...) standin_context(out, ...)
+
+# The event the capture hook last received, as a list.
+last_event <- function() {
+  path <- file.path(out, "last.json")
+  expect(file.exists(path), "the capture hook wrote no event")
+  jsonlite::fromJSON(path, simplifyVector = FALSE)
+}
+
+for (cases in c("cases-events.R", "cases-decisions.R", "cases-failures.R")) {
+  source(file.path(here, cases), local = TRUE)
+}
+
+unlink(out, recursive = TRUE)
+total <- tally$pass + length(tally$fail)
+cat(sprintf("\n%d passed, %d failed, %d cases in %.1f s\n", tally$pass, length(tally$fail),
+            total, as.numeric(difftime(Sys.time(), started, units = "secs"))))
+if (length(tally$fail) > 0L) {
+  cat("failed:\n", paste0("  ", tally$fail, "\n"), sep = "")
+  quit(status = 1)
+}
+if (total == 0L) {
+  cat("no case matched --filter\n")
+  quit(status = 1)
+}
