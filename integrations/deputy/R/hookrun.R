@@ -171,7 +171,15 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   out <- .hookrun_exec(bin, c("config", "events", "--dialect", "deputy", config_args),
                        NULL, timeout, "config events")
   if (!is.null(out$problem)) stop("hookrun: ", out$problem, call. = FALSE)
-  lines <- trimws(strsplit(out$stdout, "\n", fixed = TRUE)[[1]])
+  # hookrun's warnings (a hook on an event deputy never fires) are passed on.
+  for (w in .hookrun_lines(out$stderr)) {
+    warning(if (startsWith(w, "hookrun: ")) w else paste0("hookrun: ", w), call. = FALSE)
+  }
+  .hookrun_lines(out$stdout)
+}
+
+.hookrun_lines <- function(text) {
+  lines <- trimws(strsplit(text, "\n", fixed = TRUE)[[1]])
   lines[nzchar(lines)]
 }
 
@@ -205,7 +213,7 @@ hookrun_hooks <- function(config = NULL, events = NULL,
     return(list(problem = sprintf("%s %s %s%s", bin, what, how,
                                   if (nzchar(err)) paste0(": ", err) else " (no stderr)")))
   }
-  list(stdout = res$stdout)
+  list(stdout = res$stdout, stderr = res$stderr)
 }
 
 # One hook call: event JSON to a temp file, hookrun on it, answer to a result.

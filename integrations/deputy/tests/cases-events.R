@@ -27,6 +27,12 @@ check("events = NULL registers exactly the events the config uses", with_deputy(
                                           "PreCompact", "Stop", "UserPromptSubmit")), "events")
 }))
 
+check("hookrun's warning about a config event deputy never fires is passed on", with_deputy("s7", {
+  r <- capture(hookrun_hooks(config = fixture("foreign-events.toml"), bin = bin))
+  expect_equal(names(r$value), "PreToolUse", "events")
+  expect_match(r$warnings, "hookrun: warning: deputy has no `TaskCompleted` event", "warning")
+}))
+
 check("a config with no hook on a deputy event registers nothing, with a warning", with_deputy("s7", {
   empty <- file.path(out, "empty.toml")
   writeLines("# no hooks", empty)
