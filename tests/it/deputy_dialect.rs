@@ -2,27 +2,7 @@
 //! `check` on those test files, and `config events`, which the R adapter
 //! reads to register exactly the events a config uses.
 
-use std::path::Path;
-use std::process::Command;
-
-use crate::support::BIN;
-
-fn hookrun(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("HOOKRUN_CONFIG")
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join(".xdg-config"))
-        .output()
-        .expect("run hookrun");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::hookrun_in as hookrun;
 
 const CONFIG: &str = concat!(
     "[[hooks]]\nname = \"guard\"\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n",
