@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::CheckArgs;
 use crate::config::{self, Code, Diagnostic, FailMode, LoadOptions, STDIN_NAME};
 use crate::error::{Error, ExitStatus};
+use crate::lint::suites;
 use crate::output::{
     self,
     findings::{Checked, Tally},
@@ -17,11 +18,18 @@ use crate::output::{
 /// None today: every problem with a config is a finding.
 pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
     let mut findings = Vec::new();
-    let (paths, stdin) = if args.paths.is_empty() {
+    let (mut paths, stdin) = if args.paths.is_empty() {
         (config::paths(&config::discover(&[])), None)
     } else {
         expand(&args.paths, &mut findings)
     };
+    // Test files are checked as test files; the rest are configs.
+    let (suites, configs): (Vec<PathBuf>, Vec<PathBuf>) =
+        paths.drain(..).partition(|p| suites::is_suite(p));
+    paths = configs;
+    for s in &suites {
+        findings.extend(suites::check(s));
+    }
     let (loaded, loaded_findings) = config::load_for_check(
         &paths,
         stdin.as_deref(),
@@ -41,9 +49,10 @@ pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
     findings.extend(crate::lint::lint(&loaded, &project_dir));
     findings.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     findings.dedup();
-    let tally = Tally::of(paths.len(), &findings);
+    let checked_files: Vec<PathBuf> = paths.iter().chain(&suites).cloned().collect();
+    let tally = Tally::of(checked_files.len(), &findings);
     let checked = Checked {
-        files: &paths,
+        files: &checked_files,
         tally,
         strict: args.strict,
     };
@@ -53,7 +62,7 @@ pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
         args.format,
         output::colour_stdout(),
     ));
-    if args.paths.is_empty() && paths.is_empty() {
+    if args.paths.is_empty() && checked_files.is_empty() {
         output::diagnostic(
             "warning: no config found (no PATH, $HOOKRUN_CONFIG, ./hookrun.toml or Claude Code settings)",
         );
@@ -85,7 +94,8 @@ fn expand(args: &[PathBuf], findings: &mut Vec<Diagnostic>) -> (Vec<PathBuf>, Op
                 }
             }
         } else if arg.is_dir() {
-            let found = config::in_directory(arg);
+            let mut found = config::in_directory(arg);
+            found.extend(suites_in(arg));
             if found.is_empty() {
                 output::diagnostic(&no_config_in(arg));
             }
@@ -95,6 +105,19 @@ fn expand(args: &[PathBuf], findings: &mut Vec<Diagnostic>) -> (Vec<PathBuf>, Op
         }
     }
     (paths, stdin)
+}
+
+/// The test files directly in `dir`, sorted by name.
+fn suites_in(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && suites::is_suite(p))
+        .collect();
+    found.sort();
+    found
 }
 
 fn no_config_in(dir: &Path) -> String {

@@ -46,6 +46,12 @@ pub fn protocol(dialect: Dialect) -> &'static dyn Protocol {
         .unwrap_or(&claude::Claude)
 }
 
+/// Whether a dialect's agent fires an event of hookrun's model.
+#[must_use]
+pub fn fires(dialect: Dialect, event: &str) -> bool {
+    protocol(dialect).fires(event)
+}
+
 /// The dialects whose hooks file `convert --to` can write.
 #[must_use]
 pub fn writable_names() -> Vec<&'static str> {

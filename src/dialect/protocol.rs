@@ -36,6 +36,12 @@ pub trait Protocol: Sync {
         (name, obj)
     }
 
+    /// Whether this agent fires an event of hookrun's model (what `check`
+    /// asks of a test case); `true` unless the dialect knows its list.
+    fn fires(&self, _event: &str) -> bool {
+        true
+    }
+
     /// The timeout of a hook that sets none, where this agent's own default
     /// differs from Claude Code's.
     fn default_timeout(&self, _event: &str) -> Option<std::time::Duration> {

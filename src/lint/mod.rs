@@ -5,6 +5,7 @@
 mod invocation;
 mod plugin;
 mod scripts;
+pub mod suites;
 mod words;
 
 use std::path::Path;

@@ -73,10 +73,12 @@ fn a_directory_means_every_config_file_hookrun_recognises_in_it() {
         ".cursor/hooks.json",
         ".github/hooks/a.json",
         ".github/hooks/b.json",
+        // Policy test files are checked as test files.
+        "hookrun.test.toml",
     ];
     let ignored = [
         "other.toml",
-        "hookrun.test.toml",
+        "sub/hookrun.test.toml",
         "sub/hookrun.toml",
         ".claude/other.json",
         ".github/hooks/sub/c.json",

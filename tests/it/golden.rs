@@ -52,6 +52,19 @@ golden! {
     copilot_rewrites_travel_as_modifiedargs
     codex_other_non_zero_exits_fail_open
     pydantic_deep_after_run_is_a_lifecycle_event_its_hooks_run_answers_ignored
+    deputy_pretooluse_the_guard_denies_rm_rf_on_run_bash_as_hookresultpretooluse
+    deputy_pretooluse_exit_2_denies_with_the_hook_s_own_words
+    deputy_pretooluse_an_allow_is_null_so_deputy_s_later_hooks_still_run
+    deputy_run_r_code_is_in_the_code_family
+    deputy_hooks_read_claude_code_s_field_names_beside_deputy_s
+    deputy_stop_a_block_sends_the_run_on_with_hookresultstop
+    deputy_stop_with_stop_hook_active_the_same_hook_lets_the_run_end
+    deputy_permissionrequest_allow_is_permissionresultallow
+    deputy_permissionrequest_deny_is_permissionresultdeny_with_the_message
+    deputy_posttooluse_continue_false_stops_the_run
+    deputy_posttooluse_a_redaction_is_passed_on_and_said_not_to_reach_the_model
+    deputy_userpromptsubmit_context_deputy_ignores_is_named_not_dropped
+    deputy_postmodelrequest_hooks_run_with_the_run_s_usage
 }
 
 fn cases() -> Vec<Value> {

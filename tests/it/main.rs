@@ -14,6 +14,7 @@ mod config_errors;
 mod convert;
 mod convert_agents;
 mod convert_meaning;
+mod deputy_dialect;
 mod deputy_r;
 mod dialects;
 mod discovery;

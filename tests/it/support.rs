@@ -323,3 +323,23 @@ fn dangerous_guard() -> hookrun::builtin::dangerous::DangerousCommands {
     let options = hookrun::builtin::dangerous::Options::default();
     hookrun::builtin::dangerous::DangerousCommands::new(options).expect("built-in rules")
 }
+
+/// Runs hookrun with `args` in `dir`, isolated from the user's configs
+/// (HOME and XDG_CONFIG_HOME under `dir`, no `CLAUDE_PROJECT_DIR` or
+/// `HOOKRUN_CONFIG`): exit code, stdout, stderr.
+pub fn hookrun_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOKRUN_CONFIG")
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join(".xdg-config"))
+        .output()
+        .expect("run hookrun");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -145,6 +145,10 @@ impl super::protocol::Protocol for Deputy {
         normalize(obj)
     }
 
+    fn fires(&self, event: &str) -> bool {
+        events::fires(event)
+    }
+
     fn hooks_read_caller_bytes(&self) -> bool {
         // The adapter's bytes are deputy's arguments only; hooks read the
         // mapped event, which holds them and Claude Code's names too.
