@@ -1,7 +1,7 @@
 # hookrun for deputy: one deputy hook per event, each a call of
 # `hookrun run --dialect deputy`. The whole adapter is this one file, so that
 # `source("integrations/deputy/R/hookrun.R")` works as well as the package.
-# The wire protocol: README.md beside this directory.
+# The wire protocol and what each answer becomes: docs/deputy.md of hookrun.
 
 # deputy's events and their callback arguments, context left out (deputy's
 # `hook_callback_arguments`, plus PostModelRequest and PostCompact of newer
