@@ -110,7 +110,7 @@ pub(crate) fn admit(
             }
             return Err(Refusal {
                 error: e.closed_if(config.any_closed),
-                event: None,
+                event: named_only(args.event.as_deref(), args.dialect),
             });
         }
     };
@@ -171,12 +171,30 @@ pub(crate) fn block_unread_event(
 ) -> ExitStatus {
     let event = event::read_stdin(crate::config::Limits::default().max_event_bytes, timeout)
         .and_then(|raw| crate::dialect::read_event_as(raw, forced_event, forced_dialect));
-    let answer = match event {
-        Ok(event) => own_block(&event, e),
-        Err(_) => output::error_answer(e),
+    let answer = match event
+        .ok()
+        .map(Box::new)
+        .or_else(|| named_only(forced_event, forced_dialect))
+    {
+        Some(event) => own_block(&event, e),
+        None => output::error_answer(e),
     };
     output::emit(&answer);
     answer.exit_code
+}
+
+/// An event that could not be read, as far as the command line names it:
+/// with both `--event` and `--dialect` a block can still be given in the
+/// caller's shape (an adapter that always passes both, as deputy's does,
+/// gets its own answer even for an event too large to read).
+fn named_only(
+    forced_event: Option<&str>,
+    forced_dialect: Option<crate::dialect::Dialect>,
+) -> Option<Box<Event>> {
+    let (name, dialect) = (forced_event?, forced_dialect?);
+    crate::dialect::read_event_as(&b"{}"[..], Some(name), Some(dialect))
+        .ok()
+        .map(Box::new)
 }
 
 /// hookrun's own block in the event's dialect.

@@ -145,3 +145,43 @@ fn config_events_lists_what_deputy_registers() {
     );
     assert_eq!(out, "BeforeTool\nAfterAgent\n", "{err}");
 }
+
+/// An event hookrun cannot read still gets a block in the caller's shape
+/// when the command line names both the event and the dialect, as the
+/// deputy adapter's does: a closed guard then denies in deputy's terms.
+#[test]
+fn an_unreadable_event_named_on_the_command_line_is_blocked_in_its_dialect() {
+    let config = concat!(
+        "[limits]\nmax_event_bytes = 100\n",
+        "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\nfail_mode = \"closed\"\n",
+    );
+    let big = format!(
+        r#"{{"deputy_event":"PreToolUse","tool_name":"run_bash","tool_input":{{"command":"{}"}},"context":{{}}}}"#,
+        "x".repeat(500)
+    );
+    let test = || {
+        crate::support::HookTest::new()
+            .toml(config)
+            .stdin(big.as_bytes())
+    };
+    let named = test()
+        .args(&["--dialect", "deputy", "--event", "PreToolUse"])
+        .run();
+    assert_eq!(named.code, 0, "{named:?}");
+    let answer: serde_json::Value = serde_json::from_str(&named.stdout).expect("JSON");
+    assert_eq!(answer["result"], "HookResultPreToolUse", "{named:?}");
+    assert_eq!(answer["args"]["permission"], "deny");
+    assert!(
+        answer["args"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("larger than the limit of 100 bytes")),
+        "{named:?}"
+    );
+    // Without the event's name, only the plain block every caller reads.
+    let unnamed = test().args(&["--dialect", "deputy"]).run();
+    assert_eq!(unnamed.code, 2, "{unnamed:?}");
+    assert!(
+        unnamed.stdout.starts_with(r#"{"decision":"block""#),
+        "{unnamed:?}"
+    );
+}

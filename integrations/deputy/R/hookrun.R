@@ -223,7 +223,10 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   file <- tempfile("hookrun-deputy-", fileext = ".json")
   on.exit(unlink(file), add = TRUE)
   writeBin(charToRaw(enc2utf8(as.character(json))), file)
-  out <- .hookrun_exec(state$bin, c("run", "--dialect", "deputy", state$config_args),
+  # --event too: an event hookrun cannot read (too large for its limits)
+  # still gets a deputy answer, a deny where hookrun fails closed.
+  out <- .hookrun_exec(state$bin, c("run", "--dialect", "deputy", "--event", event,
+                                    state$config_args),
                        file, state$timeout, paste("run on", event))
   if (!is.null(out$problem)) return(.hookrun_fail(state, event, out$problem))
   answer <- .hookrun_parse(out$stdout)

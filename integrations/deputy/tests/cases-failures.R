@@ -103,6 +103,18 @@ check("hookrun's own error (a bad config) names the binary, its exit status and 
   expect_match(r$value[[1]], "config events exited with status 1", "config events error")
 }))
 
+check("an event too large for hookrun's limit, under a closed guard: denied even with fail_mode = \"open\"", with_deputy("s7", {
+  small <- file.path(out, "small-limit.toml")
+  writeLines(c("[limits]", "max_event_bytes = 1000", "",
+               "[[hooks]]", "event = \"PreToolUse\"", "builtin = \"dangerous-commands\"",
+               "fail_mode = \"closed\""), small)
+  reg <- registry(hookrun_hooks(config = small, events = "PreToolUse", fail_mode = "open", bin = bin))
+  res <- pre_tool(reg, "run_bash", list(command = strrep("x", 3000)))
+  expect_equal(res$permission, "deny", "permission")
+  expect_match(res$reason, "larger than the limit of 1000 bytes", "reason")
+  expect(is.null(pre_tool(reg, "run_bash", list(command = "ls"))), "a small event is allowed")
+}))
+
 check("an answer that is not the protocol's is a failure, never a call", with_deputy("s7", {
   fake <- fixture("scripts/fake-hookrun.sh")
   reg <- registry(hookrun_hooks(events = "PreToolUse", fail_mode = "closed", bin = fake))
