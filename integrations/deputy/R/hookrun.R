@@ -193,19 +193,37 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   if (!file.exists(bin)) {
     return(list(problem = sprintf("cannot run %s: no such file", bin)))
   }
-  res <- tryCatch(
-    processx::run(bin, args, stdin = stdin, timeout = timeout, cleanup_tree = TRUE,
-                  error_on_status = FALSE),
+  # Output goes to files (no pipe can fill and stall hookrun), and the tree
+  # is only searched for on a timeout: processx::run(cleanup_tree = TRUE)
+  # scans every process at the end of each call, which doubles its cost.
+  files <- c(stdout = tempfile("hookrun-out-"), stderr = tempfile("hookrun-err-"))
+  on.exit(unlink(files), add = TRUE)
+  p <- tryCatch(
+    processx::process$new(bin, args, stdin = stdin, stdout = files[["stdout"]],
+                          stderr = files[["stderr"]], cleanup = TRUE, cleanup_tree = FALSE),
     error = function(e) e
   )
-  if (inherits(res, "error")) {
-    if (inherits(res, "system_command_timeout_error")) res <- list(timeout = TRUE)
-    else return(list(problem = sprintf("cannot run %s: %s", bin, conditionMessage(res))))
+  if (inherits(p, "error")) {
+    return(list(problem = sprintf("cannot run %s: %s", bin, conditionMessage(p))))
   }
-  if (isTRUE(res$timeout)) {
+  p$wait(as.integer(ceiling(timeout * 1000)))
+  if (p$is_alive()) {
+    # hookrun ends its hooks' process trees on SIGTERM; the tree is then
+    # killed whatever is left, hookrun included.
+    p$signal(15L)
+    p$wait(2000L)
+    p$kill_tree()
     return(list(problem = sprintf(
       "%s %s timed out after %s s; its process tree was killed", bin, what, format(timeout))))
   }
+  status <- p$get_exit_status()
+  read <- function(f) {
+    size <- file.size(f)
+    if (is.na(size) || size == 0) "" else readChar(f, size, useBytes = TRUE)
+  }
+  res <- list(status = status, stdout = read(files[["stdout"]]), stderr = read(files[["stderr"]]))
+  Encoding(res$stdout) <- "UTF-8"
+  Encoding(res$stderr) <- "UTF-8"
   if (!identical(res$status, 0L)) {
     how <- if (res$status < 0L) sprintf("was killed by signal %d", -res$status)
            else sprintf("exited with status %d", res$status)
