@@ -271,7 +271,13 @@ hookrun_hooks <- function(config = NULL, events = NULL,
     value <- .hookrun_plain(args[[a]])
     out[a] <- list(if (a == "tool_input") .hookrun_object(value) else value)
   }
-  out["context"] <- list(.hookrun_object(.hookrun_plain(args[["context"]])))
+  context <- .hookrun_object(.hookrun_plain(args[["context"]]))
+  # deputy's run_context is a JSON object, and an empty one is R's list().
+  if (is.list(context) && "run_context" %in% names(context) &&
+      is.list(context[["run_context"]]) && length(context[["run_context"]]) == 0L) {
+    context["run_context"] <- list(structure(list(), names = character(0)))
+  }
+  out["context"] <- list(context)
   out
 }
 
@@ -412,9 +418,15 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   list(value = do.call(fn, args[setdiff(names(args), extra)]), unsupported = lost)
 }
 
+# deputy's fire() prints a hook's error with cli, which reads `{...}` in the
+# text as R code: a brace from hookrun's stderr or an answer's JSON would make
+# that handler fail and the error escape fire(), so that deputy neither denies
+# nor carries on. Doubled braces are cli's escape (printed single; deputy's
+# deny reason and last_errors() keep them doubled).
 .hookrun_error <- function(problem) {
+  text <- gsub("([{}])", "\\1\\1", paste0("hookrun: ", problem))
   stop(structure(class = c("hookrun_error", "error", "condition"),
-                 list(message = paste0("hookrun: ", problem), call = NULL)))
+                 list(message = text, call = NULL)))
 }
 
 .hookrun_fail <- function(state, event, problem) {

@@ -126,6 +126,7 @@ check("serialisation: S7 and R6 objects by class, conditions as messages, explic
   expect_equal(ev$context$empty, structure(list(), names = character(0)), "empty named list")
   raw <- paste(readLines(file.path(out, "last.json"), warn = FALSE), collapse = "")
   expect_match(raw, '"empty":{}', "an empty named list is {}")
+  expect_match(raw, '"run_context":{}', "deputy's run_context, an object, is {} when empty (R's list())")
   unlink(file.path(out, "last.json"))
   reg$fire("PreToolUse", tool_name = "list_tools", tool_input = list(), context = ctx())
   raw <- paste(readLines(file.path(out, "last.json"), warn = FALSE), collapse = "")

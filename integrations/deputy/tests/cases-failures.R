@@ -126,6 +126,21 @@ check("an answer that is not the protocol's is a failure, never a call", with_de
   expect_match(res$reason, "unknown result system", "reason")
 }))
 
+check("an error whose text has braces survives deputy's cli alert: still deputy's deny, and recorded", with_deputy("s7", {
+  Sys.setenv(FAKE_HOOKRUN_ANSWER = '{"args": {}}')
+  on.exit(Sys.unsetenv("FAKE_HOOKRUN_ANSWER"))
+  reg <- registry(hookrun_hooks(events = c("PreToolUse", "PostToolUse"), bin = fixture("scripts/fake-hookrun.sh")))
+  pre <- capture(pre_tool(reg, "run_bash", list(command = "ls")))
+  expect(!inherits(pre$value, "failed"), paste("fire() raised:", pre$value[[1]]))
+  expect_equal(pre$value$permission, "deny", "permission")
+  expect_match(pre$value$reason, "Hook error: hookrun: ", "deputy's error rule")
+  expect_match(pre$value$reason, '{{"args": {{}}}}', "braces doubled, cli's escape")
+  post <- capture(reg$fire("PostToolUse", tool_name = "run_bash", tool_result = "x", tool_error = NULL,
+                           context = ctx()))
+  expect(!inherits(post$value, "failed"), paste("fire() raised on PostToolUse:", post$value[[1]]))
+  expect_equal(length(reg$last_errors()), 2L, "both recorded")
+}))
+
 check("older deputy (no HookResultStop): a Stop block is warned about, not dropped", with_deputy("older", {
   reg <- registry(hookrun_hooks(config = fixture("decisions.toml"), events = "Stop", bin = bin))
   r <- capture(reg$fire("Stop", reason = "complete", context = ctx(stop_hook_active = FALSE)))

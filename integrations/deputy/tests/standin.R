@@ -4,7 +4,8 @@
 # result is used: HookEvent, HookMatcher (validated like deputy's), the
 # result constructors with deputy's list-with-class shapes, and a registry
 # whose fire() has deputy's rules: hooks in order, the first non-NULL result
-# decides, a PreToolUse error denies, other errors are recorded and skipped.
+# decides, a PreToolUse error denies, other errors are recorded and skipped,
+# each printed as deputy main prints it (standin_alert()).
 #
 # standin_deputy(variant) returns an environment to attach():
 #   "s7"    the S7-era API (HookMatcher() a function, timeout = 0 default),
@@ -143,6 +144,7 @@ standin_deputy <- function(variant = c("s7", "r6", "older")) {
           }, error = function(err) {
             msg <- conditionMessage(err)
             self$errors <- c(self$errors, list(list(event = event, tool_name = tool_name, error = msg)))
+            standin_alert(paste(event, "hook failed"), msg)
             if (event == "PreToolUse") {
               return(e$HookResultPreToolUse(permission = "deny", reason = paste("Hook error:", msg)))
             }
@@ -156,6 +158,19 @@ standin_deputy <- function(variant = c("s7", "r6", "older")) {
     )
   )
   e
+}
+
+# deputy main's fire() prints a hook's error with cli::cli_alert_danger(),
+# which reads `{...}` in the text as R code (`{{` is a literal brace): a lone
+# brace makes the handler itself fail, and that error escapes fire(). Without
+# cli installed, the same rule is applied by hand.
+standin_alert <- function(what, msg) {
+  if (requireNamespace("cli", quietly = TRUE)) {
+    suppressMessages(cli::cli_alert_danger(c(what, "x" = msg)))
+  } else if (grepl("[{}]", gsub("{{", "", gsub("}}", "", msg, fixed = TRUE), fixed = TRUE))) {
+    stop("Could not parse cli `{}` expression in: ", msg, call. = FALSE)
+  }
+  invisible()
 }
 
 # deputy's objects as they reach a hook: an S7 value (base type S4 without the
