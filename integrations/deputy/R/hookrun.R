@@ -308,6 +308,11 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   if (is.list(x)) {
     out <- lapply(unclass(x), .hookrun_plain, depth = depth + 1L)
     if (!is.null(names(x))) names(out) <- .hookrun_names(names(x))
+    # A classed list is an S3 object (deputy main's AgentUsage, a
+    # PermissionResultDeny): its class name goes with its fields.
+    if (!is.null(oldClass(x)) && !is.null(names(x)) && !"class" %in% names(out)) {
+      out <- c(list(class = .hookrun_class_name(x)), out)
+    }
     return(out)
   }
   if (is.atomic(x)) {

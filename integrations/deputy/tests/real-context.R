@@ -48,7 +48,7 @@ check("context with deputy's R6 objects, a condition, a POSIXct and nested lists
                                total_tokens = 150L), "an R6 object: fields and active bindings")
   if (!is.null(usage)) {
     expect_equal(cx$usage$total_tokens, 150L, "deputy's AgentUsage (a classed list): its fields")
-    expect(is.null(cx$usage$class), "a classed list carries no class name")
+    expect_equal(cx$usage$class, "AgentUsage", "a classed list carries its class name")
   }
   expect_equal(cx$failure, "provider timed out", "a condition is its message")
   expect_equal(cx$started, "2025-03-04T05:06:07Z", "a POSIXct is ISO 8601 UTC")
