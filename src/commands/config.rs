@@ -57,12 +57,18 @@ fn events_for(config: &Config, dialect: Dialect) -> (Vec<String>, Vec<String>) {
         return (regs.into_iter().map(|r| r.event).collect(), missing);
     }
     let used = used_events(config);
-    if dialect == Dialect::Deputy {
-        let fires = crate::dialect::deputy::events::fires;
-        let (names, missing) = used.into_iter().partition(|e| fires(e));
-        return (names, missing);
+    match dialect {
+        Dialect::Deputy => used
+            .into_iter()
+            .partition(|e| crate::dialect::deputy::events::fires(e)),
+        Dialect::PydanticDeep => (
+            used.iter()
+                .map(|e| crate::dialect::pydantic::snake(e))
+                .collect(),
+            Vec::new(),
+        ),
+        _ => (used, Vec::new()),
     }
-    (used, Vec::new())
 }
 
 /// Every event a hook of the config listens to, in first-use order.

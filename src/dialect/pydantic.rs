@@ -94,7 +94,10 @@ pub fn payload(
     out.into_bytes()
 }
 
-fn snake(event: &str) -> String {
+/// pydantic-deep's name for an event of the model (its tool events are
+/// snake_case; lifecycle events keep their names).
+#[must_use]
+pub fn snake(event: &str) -> String {
     match event {
         "PreToolUse" => "pre_tool_use",
         "PostToolUse" => "post_tool_use",

@@ -144,6 +144,21 @@ fn config_events_lists_what_deputy_registers() {
         ],
     );
     assert_eq!(out, "BeforeTool\nAfterAgent\n", "{err}");
+    let (_, out, _) = hookrun(
+        dir.path(),
+        &[
+            "config",
+            "events",
+            "--dialect",
+            "pydantic-deep",
+            "-c",
+            "hooks.toml",
+        ],
+    );
+    assert_eq!(
+        out, "pre_tool_use\nStop\nPostModelRequest\nPermissionDenied\n",
+        "pydantic-deep's snake_case tool events"
+    );
 }
 
 /// An event hookrun cannot read still gets a block in the caller's shape
