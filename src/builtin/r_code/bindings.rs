@@ -86,40 +86,30 @@ pub(super) fn bindings(t: &Tree) -> Bindings {
     Bindings { vars, spent }
 }
 
-/// A function the code defines (`f <- function(cmd) system(cmd)`) and
-/// calls with values (`f("rm -rf /")`): each parameter is given the
-/// values of every call, matched as R matches them.
+/// A function the code defines (`f <- function(cmd) system(cmd)`, or
+/// writes in place: `(\(x) system(x))("…")`) and calls with values
+/// (`f("rm -rf /")`): each parameter is given the values of every call,
+/// matched as R matches them.
 fn formals_at_calls(t: &Tree, found: &[(String, usize)]) -> (Vec<(String, usize)>, bool) {
     let mut defs: HashMap<&str, Vec<Vec<String>>> = HashMap::new();
     for (name, v) in found {
-        let Some(Node::Call { callee, args }) = t.nodes.get(*v) else {
-            continue;
-        };
-        if !matches!(t.name(*callee), Some("function" | "\\")) {
-            continue;
+        if let Some(formals) = formals(t, *v) {
+            defs.entry(name.as_str()).or_default().push(formals);
         }
-        let formals = args
-            .iter()
-            .filter_map(|a| {
-                a.name
-                    .clone()
-                    .or_else(|| a.value.and_then(|v| t.name(v)).map(str::to_owned))
-            })
-            .collect();
-        defs.entry(name.as_str()).or_default().push(formals);
     }
     let mut out = Vec::new();
-    if defs.is_empty() {
-        return (out, false);
-    }
     for &call in &t.calls {
         let Some(Node::Call { callee, args }) = t.nodes.get(call) else {
             continue;
         };
-        let Some(forms) = t.name(*callee).and_then(|n| defs.get(n)) else {
-            continue;
+        let in_place = match t.nodes.get(*callee) {
+            // `(function(x) …)(…)`: the group holds the definition and
+            // its body.
+            Some(Node::Group(b'(', items)) => items.first().and_then(|&i| formals(t, i)),
+            _ => formals(t, *callee),
         };
-        for formals in forms {
+        let named = t.name(*callee).and_then(|n| defs.get(n));
+        for formals in named.into_iter().flatten().chain(in_place.as_ref()) {
             // Matching costs up to arguments times parameters.
             if !budget::charge(
                 formals
@@ -139,4 +129,21 @@ fn formals_at_calls(t: &Tree, found: &[(String, usize)]) -> (Vec<(String, usize)
         }
     }
     (out, false)
+}
+
+/// The parameters of a function definition (`function(a, b = 1)`,
+/// `\(x)`), if the node is one.
+fn formals(t: &Tree, at: usize) -> Option<Vec<String>> {
+    let Some(Node::Call { callee, args }) = t.nodes.get(at) else {
+        return None;
+    };
+    if !matches!(t.name(*callee), Some("function" | "\\")) {
+        return None;
+    }
+    let names = args.iter().filter_map(|a| {
+        a.name
+            .clone()
+            .or_else(|| a.value.and_then(|v| t.name(v)).map(str::to_owned))
+    });
+    Some(names.collect())
 }

@@ -59,6 +59,13 @@ pub(super) enum Kind {
     /// `lapply(X, FUN)` and kin: calls the function (parameter 2) on the
     /// data (parameter 1).
     Apply(&'static str, &'static str),
+    /// `as.call(list(f, …))`: a call of the list's first element with the
+    /// rest.
+    AsCall,
+    /// `Sys.setenv(NAME = "value")`: the variables later commands get.
+    Setenv,
+    /// `tools::pskill(pid, signal)`: as `kill`.
+    Kill,
     /// Code of another language in a string: C++ (`Rcpp`) or Python
     /// (`reticulate`), read as the shell guard reads inline code.
     Foreign(&'static str),
@@ -173,6 +180,9 @@ pub(super) fn kind(name: &str) -> Option<(Kind, &'static [&'static str])> {
         "fread" => (Fread, &["input", "file", "text", "cmd"][..]),
         "do.call" => (DoCall, &["what", "args", "quote", "envir"][..]),
         "invoke" => (DoCall, &[".f", ".x"][..]),
+        "as.call" => (AsCall, &["x"][..]),
+        "Sys.setenv" => (Setenv, &["..."][..]),
+        "pskill" => (Kill, &["pid", "signal"][..]),
         "call" => (Invoke, &["name", "..."][..]),
         "call2" | "exec" => (Invoke, &[".fn", "..."][..]),
         "lapply" | "sapply" | "vapply" => (Apply("X", "FUN"), APPLY),

@@ -107,6 +107,13 @@ impl<'t> Folder<'t> {
                     let first = args.first()?.value?;
                     return self.callee_at(first, depth + 1);
                 }
+                if matches!(by, "as.name" | "as.symbol" | "sym" | "quote") {
+                    // `as.call(list(as.name("system"), …))`.
+                    return match t.nodes.get(args.first()?.value?)? {
+                        Node::Str(s) | Node::Name(s) => Some(short(s).to_owned()),
+                        _ => None,
+                    };
+                }
                 if !matches!(
                     by,
                     "get" | "get0" | "match.fun" | "getFunction" | "getExportedValue"
@@ -161,7 +168,11 @@ impl<'t> Folder<'t> {
                 "T" | "TRUE" => vec![vec!["TRUE".into()]],
                 "F" | "FALSE" => vec![vec!["FALSE".into()]],
                 "NULL" => vec![vec![]],
-                _ => unknown(),
+                // `x$cmd`, `x@cmd`: every value of `x` (a superset).
+                _ => match n.split_once(['$', '@']) {
+                    Some((base, _)) if !base.is_empty() => self.named(base, depth + 1),
+                    _ => unknown(),
+                },
             };
         };
         if let Some(v) = self.known.get(n) {
@@ -208,6 +219,15 @@ impl<'t> Folder<'t> {
             [rest @ .., a, _] if op(*a, &["->", "->>"]) && !rest.is_empty() => {
                 self.statement(rest, depth + 1)
             }
+            // `x[2]`, `x[["cmd"]]`: every value of `x` (a superset).
+            [x, index @ ..]
+                if !index.is_empty()
+                    && index
+                        .iter()
+                        .all(|&i| matches!(t.nodes[i], Node::Group(b'[', _))) =>
+            {
+                self.value(*x, depth + 1)
+            }
             [cond, then, rest @ ..] if matches!(&t.nodes[*cond], Node::Call { callee, .. } if t.name(*callee) == Some("if")) =>
             {
                 let mut v = self.value(*then, depth + 1);
@@ -219,6 +239,20 @@ impl<'t> Folder<'t> {
                 v
             }
             _ => unknown(),
+        }
+    }
+
+    /// The call a node is, or the call the name it is was given first
+    /// (`con <- pipe("sh", "w")`): the function's name and the arguments.
+    pub(super) fn bound_call(&mut self, at: usize) -> Option<(String, &'t [Arg])> {
+        let t = self.tree;
+        let at = match t.nodes.get(at)? {
+            Node::Name(n) => *self.vars.get(n.as_str())?.first()?,
+            _ => at,
+        };
+        match t.nodes.get(at)? {
+            Node::Call { callee, args } => Some((self.callee(*callee)?, args.as_slice())),
+            _ => None,
         }
     }
 

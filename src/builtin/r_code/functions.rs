@@ -117,6 +117,22 @@ pub(super) fn call(name: &str, args: &[Arg], e: &mut dyn Eval) -> Value {
             map(v, |s| env(&s))
         }
         "getwd" => vec![vec![".".to_owned()]],
+        "get" | "get0" | "dynGet" => {
+            let m = matched(&["x"], args);
+            let names = m.params[0].map_or_else(unknown, |x| e.value(x));
+            let mut v = Value::new();
+            for n in names.into_iter().flatten() {
+                v.extend(e.named(&n));
+            }
+            v
+        }
+        "dirname" | "basename" | "path_dir" | "path_file" => {
+            let m = matched(&["path"], args);
+            let v = m.params[0].map_or_else(unknown, |x| e.value(x));
+            let dir = matches!(name, "dirname" | "path_dir");
+            map(v, |s| if dir { dirname(&s) } else { basename(&s) })
+        }
+        "list.files" | "dir" | "list.dirs" | "dir_ls" => listed(e, name, args),
         "ifelse" | "if_else" => {
             let m = matched(&["test", "yes", "no"], args);
             let mut v = Value::new();
@@ -192,4 +208,58 @@ fn paste(e: &mut dyn Eval, name: &str, args: &[Arg]) -> Value {
             None => joined,
         })
     })
+}
+
+/// R's `dirname`: the path less its last component (`.` for a bare name,
+/// `..` for `.`, so `dirname(getwd())` is the parent).
+fn dirname(p: &str) -> String {
+    let t = p.trim_end_matches('/');
+    match t.rsplit_once('/') {
+        Some(("", _)) => "/".to_owned(),
+        Some((d, _)) => d.to_owned(),
+        None if t == "." => "..".to_owned(),
+        None if t.is_empty() && p.starts_with('/') => "/".to_owned(),
+        None => ".".to_owned(),
+    }
+}
+
+/// R's `basename`: the last component.
+fn basename(p: &str) -> String {
+    let t = p.trim_end_matches('/');
+    t.rsplit('/').next().unwrap_or(t).to_owned()
+}
+
+/// What a directory listing (`list.files`, `dir`, `list.dirs`,
+/// `fs::dir_ls`) gives, when it gives full paths and no filter: every
+/// entry of the directory (`DIR/*`); otherwise names the guard cannot
+/// tell.
+fn listed(e: &mut dyn Eval, name: &str, args: &[Arg]) -> Value {
+    let params: &[&str] = match name {
+        "list.dirs" => &["path", "full.names", "recursive"],
+        "dir_ls" => &["path", "all", "recurse", "type", "glob", "regexp"],
+        _ => &["path", "pattern", "all.files", "full.names", "recursive"],
+    };
+    let m = matched(params, args);
+    let at = |p: &str| {
+        params
+            .iter()
+            .position(|x| *x == p)
+            .and_then(|i| m.params[i])
+    };
+    let filtered = ["pattern", "glob", "regexp"]
+        .iter()
+        .any(|p| at(p).is_some());
+    let full = match (name, at("full.names")) {
+        ("list.dirs" | "dir_ls", None) => true,
+        (_, Some(f)) => e
+            .value(f)
+            .iter()
+            .all(|a| a.first().is_some_and(|v| v == "TRUE")),
+        (_, None) => false,
+    };
+    if filtered || !full {
+        return unknown();
+    }
+    let dirs = at("path").map_or_else(|| vec![vec![".".to_owned()]], |p| e.value(p));
+    map(dirs, |d| format!("{}/*", d.trim_end_matches('/')))
 }

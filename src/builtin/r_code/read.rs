@@ -13,7 +13,7 @@ use super::calls::{self, Kind, short};
 use super::fold::Folder;
 use super::lex;
 use super::tree::{self, Arg, Node};
-use super::uses::{Call, direct, each, first_string, paths};
+use super::uses::{Call, direct, first_string, is_url, paths};
 use super::values::DECODED;
 use crate::shell_word::quoted;
 
@@ -25,6 +25,8 @@ const MAX_HOPS: usize = 8;
 /// Where later relative paths start (`setwd`), and how deep the reading is.
 struct Cx {
     dir: Option<String>,
+    /// `Sys.setenv` values, as the shell assignments later commands get.
+    env: Vec<String>,
     depth: usize,
 }
 
@@ -40,7 +42,11 @@ pub(super) fn read(code: &str, depth: usize, visit: Visit<'_>) -> Option<String>
     }
     let tree = tree::build(lex::tokens(code));
     let mut f = Folder::new(&tree);
-    let mut cx = Cx { dir: None, depth };
+    let mut cx = Cx {
+        dir: None,
+        env: Vec::new(),
+        depth,
+    };
     for &call in &tree.calls {
         let Some(Node::Call { callee, args }) = tree.nodes.get(call) else {
             continue;
@@ -85,8 +91,40 @@ fn uses(
                 _ => None,
             };
         }
+        Kind::Setenv => {
+            for a in args {
+                let (Some(name), Some(v)) = (&a.name, a.value) else {
+                    continue;
+                };
+                if let [value] = f.strings(v).as_slice() {
+                    cx.env.push(format!("{name}={}", quoted(value)));
+                }
+            }
+        }
+        Kind::AsCall if hops < MAX_HOPS => {
+            let t = f.tree;
+            if let Some(Node::Call { args: listed, .. }) = at("x").and_then(|n| t.nodes.get(n))
+                && let Some((first, rest)) = listed.split_first()
+                && let Some(what) = first.value.and_then(|n| f.callee(n))
+            {
+                return uses(f, cx, &what, rest, hops + 1, visit);
+            }
+        }
         Kind::Code(p) => {
-            each(f, c.nodes("file"), Act::Reads, &mut found);
+            // `parse("https://…")`, `parse(url(…))`: code from the network.
+            match at("file").and_then(|n| called(f, n)) {
+                Some(("url", inner)) => found.push((Act::RunsDownloaded, first_string(f, inner))),
+                _ => {
+                    for s in at("file").map(|n| paths(f, n)).unwrap_or_default() {
+                        let act = if is_url(&s) {
+                            Act::RunsDownloaded
+                        } else {
+                            Act::Reads
+                        };
+                        found.push((act, s));
+                    }
+                }
+            }
             for text in at(p).map(|n| f.strings(n)).unwrap_or_default() {
                 if let Some(why) = read(&text, cx.depth + 1, visit) {
                     return Some(why);
@@ -148,7 +186,7 @@ fn uses(
                 .collect();
             return uses(f, cx, &inner, &data, hops + 1, visit);
         }
-        Kind::DoCall | Kind::Invoke | Kind::Apply(..) => {}
+        Kind::DoCall | Kind::Invoke | Kind::Apply(..) | Kind::AsCall => {}
         _ => found = direct(f, &c, kind),
     }
     for (act, text) in found {
@@ -163,12 +201,16 @@ fn uses(
 /// A use with its text placed where `setwd` moved (a command line runs
 /// after a `cd` there), and a command decoded at run time marked so.
 fn placed(cx: &Cx, by: &str, act: Act, text: String) -> Use {
-    let (act, text) = match (act, &cx.dir) {
+    let (act, mut text) = match (act, &cx.dir) {
         (Act::Runs, _) if text.contains(DECODED) => (Act::RunsDecoded, text),
         (Act::Runs | Act::Does, Some(d)) => (act, format!("cd {} && {text}", quoted(d))),
         (Act::Reads | Act::Writes, Some(d)) => (act, resolve(Some(d), &text)),
         _ => (act, text),
     };
+    if matches!(act, Act::Runs | Act::Does) && !cx.env.is_empty() {
+        // `Sys.setenv(X = "/"); system("rm -rf $X")`.
+        text = format!("{}; {text}", cx.env.join("; "));
+    }
     Use {
         by: by.to_owned(),
         act,

@@ -13,7 +13,7 @@ use super::fold::Folder;
 use super::tree::Arg;
 use super::values::{UNKNOWN, combine};
 use crate::builtin::inline_code;
-use crate::shell_word::quoted;
+use crate::shell_word::{quoted, word};
 
 /// The most (source, destination) pairs of one copy, or (mode, path)
 /// pairs of one `Sys.chmod`.
@@ -53,8 +53,14 @@ pub(super) fn direct(f: &mut Folder, c: &Call, kind: Kind) -> Vec<(Act, String)>
     let mut found: Vec<(Act, String)> = Vec::new();
     match kind {
         Kind::Shell(p) => {
+            let input = at("input").map(|n| f.strings(n)).unwrap_or_default();
             for n in nodes(p) {
-                found.extend(f.strings(n).into_iter().map(|s| (Act::Runs, s)));
+                for line in f.strings(n) {
+                    // `system("sh", input = "…")`: the input is the
+                    // command's stdin.
+                    found.extend(input.iter().map(|i| (Act::Runs, fed(i, &line))));
+                    found.push((Act::Runs, line));
+                }
             }
         }
         Kind::System2 => found.extend(system2(f, &c.m.params).into_iter().map(|s| (Act::Runs, s))),
@@ -86,7 +92,35 @@ pub(super) fn direct(f: &mut Folder, c: &Call, kind: Kind) -> Vec<(Act, String)>
             }
         }
         Kind::Read(p) => each(f, nodes(p), Act::Reads, &mut found),
-        Kind::Write(p) => each(f, nodes(p), Act::Writes, &mut found),
+        Kind::Write(p) => {
+            let written = nodes(p);
+            if let Some(cmd) = written.first().and_then(|&n| piped_to(f, n)) {
+                // `writeLines("…", pipe("sh", "w"))`: the text is the
+                // command's stdin.
+                let text = match name {
+                    "cat" => c.m.dots.clone(),
+                    _ => c.m.params.first().copied().flatten().into_iter().collect(),
+                };
+                for t in text.into_iter().flat_map(|n| f.strings(n)) {
+                    found.extend(cmd.iter().map(|cmd| (Act::Runs, fed(&t, cmd))));
+                }
+            } else {
+                each(f, written, Act::Writes, &mut found);
+            }
+        }
+        Kind::Kill => {
+            let signal = at("signal").map_or_else(|| vec!["15".to_owned()], |n| f.strings(n));
+            for pid in at("pid").map(|n| f.strings(n)).unwrap_or_default() {
+                for s in signal.iter().take(16) {
+                    let s = if s.chars().all(|c| c.is_ascii_digit()) {
+                        s
+                    } else {
+                        "9"
+                    };
+                    found.push((Act::Does, format!("kill -{s} -- {}", word(&pid))));
+                }
+            }
+        }
         Kind::ReadAny => each(f, path_arg(args, 0), Act::Reads, &mut found),
         Kind::WriteAny => each(f, path_arg(args, 1), Act::Writes, &mut found),
         Kind::Connection => {
@@ -159,7 +193,13 @@ pub(super) fn direct(f: &mut Folder, c: &Call, kind: Kind) -> Vec<(Act, String)>
                 }
             }
         }
-        Kind::Setwd | Kind::Code(_) | Kind::DoCall | Kind::Invoke | Kind::Apply(..) => {}
+        Kind::Setwd
+        | Kind::Code(_)
+        | Kind::DoCall
+        | Kind::Invoke
+        | Kind::Apply(..)
+        | Kind::AsCall
+        | Kind::Setenv => {}
     }
     found
 }
@@ -229,7 +269,7 @@ pub(super) fn is_url(s: &str) -> bool {
 
 /// `system2`'s command line as R builds it: `env`, the command quoted,
 /// `args` as written (R does not quote them), and `stdout`/`stderr`/
-/// `stdin` files as redirections.
+/// `stdin` files as redirections; with `input`, also the line fed it.
 fn system2(f: &mut Folder, given: &[Option<usize>]) -> Vec<String> {
     let at = |name: &str| {
         calls::SYSTEM2
@@ -241,11 +281,11 @@ fn system2(f: &mut Folder, given: &[Option<usize>]) -> Vec<String> {
         return Vec::new();
     };
     let mut values = vec![f.alts(command)];
-    for p in ["args", "stdout", "stderr", "stdin", "env"] {
+    for p in ["args", "stdout", "stderr", "stdin", "env", "input"] {
         values.push(at(p).map_or_else(|| vec![Vec::new()], |n| f.alts(n)));
     }
     combine(&values, |parts| {
-        let [cmd, args, out, err, input, env] = parts else {
+        let [cmd, args, out, err, input, env, given] = parts else {
             return None;
         };
         let file = |v: &Vec<String>| {
@@ -264,9 +304,30 @@ fn system2(f: &mut Folder, given: &[Option<usize>]) -> Vec<String> {
             }
         }
         line.extend(file(input).map(|i| format!("< {}", quoted(&i))));
-        Some(vec![line.join(" ")])
+        let line = line.join(" ");
+        // `input = "…"`: the command's stdin.
+        let fed_in = given.iter().map(|i| fed(i, &line)).collect::<Vec<_>>();
+        Some(std::iter::once(line).chain(fed_in).collect())
     })
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// A command line fed `input` on its stdin, as the shell would be told:
+/// `printf '%s\n' 'input' | cmd` (the shell guard reads what a shell so
+/// fed runs).
+fn fed(input: &str, cmd: &str) -> String {
+    format!("printf '%s\\n' {} | {cmd}", quoted(input))
+}
+
+/// The commands a connection pipes into, when the node is `pipe(cmd)` or
+/// a name the code gave one.
+fn piped_to(f: &mut Folder, node: usize) -> Option<Vec<String>> {
+    let (name, args) = f.bound_call(node)?;
+    if name != "pipe" {
+        return None;
+    }
+    let description = args.first()?.value?;
+    Some(f.strings(description))
 }

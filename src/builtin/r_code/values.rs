@@ -105,10 +105,15 @@ pub(super) fn glue_pieces(text: &str) -> Vec<Piece<'_>> {
             && inner
                 .chars()
                 .all(|c| c.is_alphanumeric() || c == '.' || c == '_');
-        out.push(if name {
-            Piece::Name(inner)
-        } else {
-            Piece::Other
+        // `{'/'}`: a string literal.
+        let literal = ['\'', '"']
+            .iter()
+            .find_map(|q| inner.strip_prefix(*q)?.strip_suffix(*q))
+            .filter(|l| !l.contains(['\'', '"', '\\']));
+        out.push(match literal {
+            Some(l) => Piece::Text(l),
+            None if name => Piece::Name(inner),
+            None => Piece::Other,
         });
         rest = &rest[open + len + 1..];
     }
@@ -235,6 +240,10 @@ mod tests {
         );
         let many: Vec<Value> = (0..13).map(|_| vec![v(&["a"]), v(&["b"])]).collect();
         assert!(combine(&many, |p| Some(p.concat())).len() > MAX_ALTS);
+        assert_eq!(
+            glue_pieces("{'/'}"),
+            [Piece::Text(""), Piece::Text("/"), Piece::Text("")]
+        );
         assert_eq!(
             glue_pieces("rm {d} {f(x)}"),
             [

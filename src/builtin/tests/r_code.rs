@@ -62,10 +62,44 @@ fn shell_commands_in_every_spelling() {
         r#"d <- "/"; system(glue::glue("rm -rf {d}"))"#,
         r#"system(stringr::str_c("rm -rf", "/", sep = " "))"#,
         r#"args <- list("rm -rf /"); do.call(system, args)"#,
+        r#"x <- list(cmd = "rm -rf /"); system(x$cmd)"#,
+        r#"x <- c("ls", "rm -rf /"); system(x[[2]])"#,
+        r#"e <- new.env(); assign("k", "rm -rf /", envir = e); system(get("k", envir = e))"#,
+        r#""rm -rf /" |> (\(x) system(x))()"#,
+        r#"eval(as.call(list(as.name("system"), "rm -rf /")))"#,
+        r#"system(glue::glue("rm -rf {'/'}"))"#,
     ] {
         let got = runs(code);
         assert!(got.iter().any(|t| t == "rm -rf /"), "{code}: {got:?}");
     }
+}
+
+#[test]
+fn stdin_environment_and_listings_are_what_the_shell_would_get() {
+    assert_eq!(
+        runs(r#"system("sh", input = "rm -rf /")"#),
+        ["printf '%s\\n' 'rm -rf /' | sh", "sh"]
+    );
+    assert_eq!(
+        runs(r#"con <- pipe("bash", "w"); writeLines("rm -rf ~", con)"#),
+        ["bash", "printf '%s\\n' 'rm -rf ~' | bash"]
+    );
+    assert_eq!(
+        runs(r#"Sys.setenv(X = "/"); system("rm -rf $X")"#),
+        ["X='/'; rm -rf $X"]
+    );
+    assert_eq!(
+        runs(r#"unlink(list.files("/", full.names = TRUE), recursive = TRUE)"#),
+        ["rm -rf -- '/*'"]
+    );
+    assert_eq!(
+        runs(r#"unlink(list.files("/", pattern = "x"), TRUE)"#),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        runs("unlink(dirname(getwd()), recursive = TRUE)"),
+        ["rm -rf -- '..'"]
+    );
 }
 
 #[test]
@@ -169,6 +203,13 @@ fn decoded_and_downloaded_code_is_marked() {
         .map(|(a, _)| a)
         .collect();
     assert_eq!(acts, [Act::RunsDownloaded]);
+    for code in [
+        r#"eval(parse("https://x/a.R"))"#,
+        r#"eval(parse(url("https://x/a.R")))"#,
+    ] {
+        let acts: Vec<Act> = found(code).into_iter().map(|(a, _)| a).collect();
+        assert_eq!(acts, [Act::RunsDownloaded], "{code}");
+    }
 }
 
 #[test]
