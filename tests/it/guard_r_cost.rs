@@ -198,6 +198,22 @@ fn bad_input_is_bounded_and_denied_when_it_is_more_than_the_guard_reads() {
         matches!(&got, Verdict::Deny(w) if w.contains("longer than")),
         "{got:?}"
     );
+    // Past 1 MiB of R code, and past 256 nested brackets, both guards
+    // deny: what they keep of the code is bounded by its size.
+    let long = "x <- 1\n".repeat(200_000);
+    let deep_brackets = format!("{}system('rm -rf /')", "(".repeat(300));
+    for guard in ["dangerous-commands", "protect-paths"] {
+        let got = evaluate(guard, &long);
+        assert!(
+            matches!(&got, Verdict::Deny(w) if w.contains("1 MiB")),
+            "{guard}: {got:?}"
+        );
+        let got = evaluate(guard, &deep_brackets);
+        assert!(
+            matches!(&got, Verdict::Deny(w) if w.contains("256 deep")),
+            "{guard}: {got:?}"
+        );
+    }
     let deep = format!("{}system('rm -rf /')", "parse(text = \"".repeat(12));
     assert!(matches!(
         evaluate("dangerous-commands", &deep),

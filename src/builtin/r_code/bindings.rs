@@ -28,10 +28,13 @@ pub(super) fn bindings(t: &Tree) -> Bindings {
         _ => None,
     };
     let mut found: Vec<(String, usize)> = Vec::new();
-    for items in &t.lists {
+    for node in &t.nodes {
+        let Node::Group(_, items) = node else {
+            continue;
+        };
         for (i, &at) in items.iter().enumerate() {
             let Node::Op(op) = &t.nodes[at] else { continue };
-            let (target, value) = match op.as_str() {
+            let (target, value) = match *op {
                 "<-" | "<<-" | "=" | ":=" if i > 0 => (items[i - 1], items.get(i + 1)),
                 "->" | "->>" if i > 0 => match items.get(i + 1) {
                     Some(&n) => (n, Some(&items[i - 1])),

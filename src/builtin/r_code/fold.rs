@@ -205,12 +205,10 @@ impl<'t> Folder<'t> {
     fn statement(&mut self, items: &[usize], depth: usize) -> Value {
         let t = self.tree;
         let last = items
-            .split(|&i| {
-                matches!(t.nodes[i], Node::End) || matches!(&t.nodes[i], Node::Op(o) if o == ",")
-            })
+            .split(|&i| matches!(t.nodes[i], Node::End | Node::Op(",")))
             .rfind(|s| !s.is_empty())
             .unwrap_or_default();
-        let op = |i: usize, ops: &[&str]| matches!(&t.nodes[i], Node::Op(o) if ops.contains(&o.as_str()));
+        let op = |i: usize, ops: &[&str]| matches!(&t.nodes[i], Node::Op(o) if ops.contains(o));
         match last {
             [one] => self.value(*one, depth + 1),
             [_, a, rest @ ..] if op(*a, &["<-", "<<-", "="]) && !rest.is_empty() => {

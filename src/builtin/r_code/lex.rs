@@ -13,8 +13,9 @@ pub(super) enum Tok {
     Name(String),
     /// A number as written.
     Num(String),
-    /// An operator (`<-`, `::`, `|>`, `%>%`, `=`, `$`, `+`, …).
-    Op(String),
+    /// An operator (`<-`, `::`, `|>`, `%>%`, `=`, `$`, `+`, …); an
+    /// operator of R's `%…%` family other than the pipes is `%%`.
+    Op(&'static str),
     /// `(`, `[` or `{`.
     Open(u8),
     /// `)`, `]` or `}`.
@@ -24,86 +25,93 @@ pub(super) enum Tok {
     End,
 }
 
-/// Operators of more than one character, longest first.
+/// Operators, longest first (one character ones after the longer ones
+/// they start).
 const OPS: &[&str] = &[
-    "<<-", "->>", ":::", "<-", "->", "|>", "::", "==", "!=", "<=", ">=", "&&", "||", ":=",
+    "<<-", "->>", ":::", "<-", "->", "|>", "::", "==", "!=", "<=", ">=", "&&", "||", ":=", "+",
+    "-", "*", "/", "^", "<", ">", "!", "&", "|", "~", "?", ":", "=", "$", "@", "\\",
 ];
 
-/// The tokens of `code`.
-pub(super) fn tokens(code: &str) -> Vec<Tok> {
-    let b = code.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'\n' | b';' => {
-                out.push(Tok::End);
-                i += 1;
-            }
-            b' ' | b'\t' | b'\r' | 0x0c => i += 1,
-            b'#' => {
-                i = b[i..]
-                    .iter()
-                    .position(|&x| x == b'\n')
-                    .map_or(b.len(), |n| i + n)
-            }
-            b'(' | b'[' | b'{' => {
-                out.push(Tok::Open(c));
-                i += 1;
-            }
-            b')' | b']' | b'}' => {
-                out.push(Tok::Close(c));
-                i += 1;
-            }
-            b',' => {
-                out.push(Tok::Comma);
-                i += 1;
-            }
-            b'"' | b'\'' => {
-                let (text, end) = quoted(b, i + 1, c);
-                out.push(Tok::Str(text));
-                i = end;
-            }
-            b'`' => {
-                let (text, end) = quoted(b, i + 1, c);
-                out.push(Tok::Name(text));
-                i = end;
-            }
-            b'r' | b'R' if matches!(b.get(i + 1), Some(b'"' | b'\'')) => match raw(code, i + 1) {
-                Some((text, end)) => {
-                    out.push(Tok::Str(text));
-                    i = end;
+/// The tokens of `code`, one at a time (nothing of the code is copied
+/// but names, numbers and strings).
+pub(super) fn tokens(code: &str) -> Tokens<'_> {
+    Tokens { code, i: 0 }
+}
+
+/// The tokens still to read in `code` from byte `i`.
+pub(super) struct Tokens<'a> {
+    code: &'a str,
+    i: usize,
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Tok;
+
+    fn next(&mut self) -> Option<Tok> {
+        let code = self.code;
+        let b = code.as_bytes();
+        loop {
+            let i = self.i;
+            let c = *b.get(i)?;
+            let (tok, end) = match c {
+                b' ' | b'\t' | b'\r' | 0x0c => {
+                    self.i += 1;
+                    continue;
                 }
-                None => {
-                    out.push(Tok::Name(char::from(c).to_string()));
-                    i += 1;
+                b'#' => {
+                    self.i = b[i..]
+                        .iter()
+                        .position(|&x| x == b'\n')
+                        .map_or(b.len(), |n| i + n);
+                    continue;
                 }
-            },
-            b'0'..=b'9' => i = number(b, i, &mut out),
-            b'.' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => i = number(b, i, &mut out),
-            b'%' => {
-                let len = b[i + 1..]
-                    .iter()
-                    .position(|&x| x == b'%' || x == b'\n')
-                    .filter(|&n| b.get(i + 1 + n) == Some(&b'%'));
-                let end = len.map_or(i + 1, |n| i + n + 2);
-                out.push(Tok::Op(text(b, i, end)));
-                i = end;
-            }
-            _ if c == b'.' || c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
-                let end = name_end(code, i);
-                out.push(Tok::Name(text(b, i, end)));
-                i = end;
-            }
-            _ => {
-                let op = OPS.iter().find(|op| b[i..].starts_with(op.as_bytes()));
-                let len = op.map_or(1, |op| op.len());
-                out.push(Tok::Op(text(b, i, i + len)));
-                i += len;
-            }
+                b'\n' | b';' => (Tok::End, i + 1),
+                b'(' | b'[' | b'{' => (Tok::Open(c), i + 1),
+                b')' | b']' | b'}' => (Tok::Close(c), i + 1),
+                b',' => (Tok::Comma, i + 1),
+                b'"' | b'\'' => {
+                    let (text, end) = quoted(b, i + 1, c);
+                    (Tok::Str(text), end)
+                }
+                b'`' => {
+                    let (text, end) = quoted(b, i + 1, c);
+                    (Tok::Name(text), end)
+                }
+                b'r' | b'R' if matches!(b.get(i + 1), Some(b'"' | b'\'')) => {
+                    match raw(code, i + 1) {
+                        Some((text, end)) => (Tok::Str(text), end),
+                        None => (Tok::Name(char::from(c).to_string()), i + 1),
+                    }
+                }
+                b'0'..=b'9' => number(b, i),
+                b'.' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => number(b, i),
+                b'%' => {
+                    let len = b[i + 1..]
+                        .iter()
+                        .position(|&x| x == b'%' || x == b'\n')
+                        .filter(|&n| b.get(i + 1 + n) == Some(&b'%'));
+                    let end = len.map_or(i + 1, |n| i + n + 2);
+                    let op = match b.get(i..end) {
+                        Some(b"%>%") => "%>%",
+                        Some(b"%T>%") => "%T>%",
+                        _ => "%%",
+                    };
+                    (Tok::Op(op), end)
+                }
+                _ if c == b'.' || c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
+                    let end = name_end(code, i);
+                    (Tok::Name(text(b, i, end)), end)
+                }
+                _ => match OPS.iter().find(|op| b[i..].starts_with(op.as_bytes())) {
+                    Some(op) => (Tok::Op(op), i + op.len()),
+                    // Any other byte: an operator R does not have.
+                    None => (Tok::Op("?"), i + 1),
+                },
+            };
+            self.i = end.max(i + 1);
+            return Some(tok);
         }
     }
-    out
 }
 
 /// The text of `b[from..to]` (cut on bytes; a cut through a character
@@ -128,9 +136,9 @@ fn name_end(code: &str, at: usize) -> usize {
     }
 }
 
-/// A number: digits, letters (`0x1F`, `1e5`, `2L`, `3i`), dots, and a
-/// sign right after an exponent.
-fn number(b: &[u8], at: usize, out: &mut Vec<Tok>) -> usize {
+/// A number from `at`: digits, letters (`0x1F`, `1e5`, `2L`, `3i`), dots,
+/// and a sign right after an exponent; and where it ends.
+fn number(b: &[u8], at: usize) -> (Tok, usize) {
     let mut i = at;
     while let Some(&c) = b.get(i) {
         let signed = matches!(c, b'+' | b'-') && i > at && matches!(b[i - 1], b'e' | b'E');
@@ -140,8 +148,7 @@ fn number(b: &[u8], at: usize, out: &mut Vec<Tok>) -> usize {
             break;
         }
     }
-    out.push(Tok::Num(text(b, at, i)));
-    i
+    (Tok::Num(text(b, at, i)), i)
 }
 
 /// A quoted string from `at` (just after the opening quote) to its closing
@@ -239,7 +246,6 @@ mod tests {
 
     fn strs(code: &str) -> Vec<String> {
         tokens(code)
-            .into_iter()
             .filter_map(|t| match t {
                 Tok::Str(s) => Some(s),
                 _ => None,
@@ -260,22 +266,25 @@ mod tests {
 
     #[test]
     fn comments_names_and_operators() {
-        let t = tokens("base::system (`x y`) # rm -rf /\nx <- 1e-3 %>% f");
+        let t: Vec<Tok> =
+            tokens("base::system (`x y`) # rm -rf /\nx <- 1e-3 %>% f %in% g").collect();
         assert_eq!(
             t,
             [
                 Tok::Name("base".into()),
-                Tok::Op("::".into()),
+                Tok::Op("::"),
                 Tok::Name("system".into()),
                 Tok::Open(b'('),
                 Tok::Name("x y".into()),
                 Tok::Close(b')'),
                 Tok::End,
                 Tok::Name("x".into()),
-                Tok::Op("<-".into()),
+                Tok::Op("<-"),
                 Tok::Num("1e-3".into()),
-                Tok::Op("%>%".into()),
+                Tok::Op("%>%"),
                 Tok::Name("f".into()),
+                Tok::Op("%%"),
+                Tok::Name("g".into()),
             ]
         );
     }
@@ -294,7 +303,7 @@ mod tests {
             "r'(",
             "1e",
         ] {
-            let _ = tokens(junk);
+            let _ = tokens(junk).count();
         }
     }
 }

@@ -21,6 +21,9 @@ use crate::shell_word::quoted;
 const MAX_NESTING: usize = 8;
 /// How many `do.call`/`lapply` hops a call is followed through.
 const MAX_HOPS: usize = 8;
+/// The longest R code read (each `-e`, each string of code): far beyond
+/// what a tool call holds, and a bound on the memory its tree takes.
+const MAX_CODE: usize = 1 << 20;
 
 /// Where later relative paths start (`setwd`), and how deep the reading is.
 struct Cx {
@@ -40,7 +43,20 @@ pub(super) fn read(code: &str, depth: usize, visit: Visit<'_>) -> Option<String>
     if !budget::charge(code.len()) {
         return Some(budget::spent());
     }
+    if code.len() > MAX_CODE {
+        return Some(format!(
+            "R code of {} bytes is longer than the {} MiB the guard reads",
+            code.len(),
+            MAX_CODE >> 20
+        ));
+    }
     let tree = tree::build(lex::tokens(code));
+    if tree.too_deep {
+        return Some(format!(
+            "R code with brackets nested more than {} deep is more than the guard analyses",
+            tree::MAX_BRACKETS
+        ));
+    }
     let mut f = Folder::new(&tree);
     let mut cx = Cx {
         dir: None,

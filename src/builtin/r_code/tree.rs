@@ -4,9 +4,17 @@
 //! the tree of deeply nested (or unbalanced) code can exhaust the stack.
 //! Two rewrites make later reading simple: `pkg::name$method` is one
 //! name, and a pipe (`x |> f()`, `x %>% f`) becomes the call it is
-//! (`f(x)`).
+//! (`f(x)`). Operators and statement ends are one shared node each, so
+//! the arena grows with the code's names, numbers, strings and brackets
+//! only; brackets open deeper than `MAX_BRACKETS` stop the building (the
+//! guards say so).
+
+use std::collections::HashMap;
 
 use super::lex::Tok;
+
+/// How deep brackets may nest: far beyond written R code.
+pub(super) const MAX_BRACKETS: usize = 256;
 
 /// A node of the tree; children are indices into [`Tree::nodes`].
 #[derive(Debug, Clone)]
@@ -15,7 +23,7 @@ pub(super) enum Node {
     /// A name, qualified names joined (`base::system`, `process$new`).
     Name(String),
     Num(String),
-    Op(String),
+    Op(&'static str),
     /// Where a statement may end (a newline or `;`).
     End,
     Call {
@@ -39,11 +47,13 @@ pub(super) struct Arg {
 pub(super) struct Tree {
     pub nodes: Vec<Node>,
     pub calls: Vec<usize>,
-    /// Statement lists (the whole code, `{…}` bodies, arguments), where
-    /// assignments are looked for.
-    pub lists: Vec<Vec<usize>>,
+    /// Brackets nested deeper than `MAX_BRACKETS`: the code was not read
+    /// to its end.
+    pub too_deep: bool,
     /// While building: a slot per call, in the order calls open.
     pending: Vec<Option<usize>>,
+    /// The one node of each operator, and of a statement's end.
+    shared: HashMap<&'static str, usize>,
 }
 
 /// An open bracket being filled.
@@ -63,6 +73,20 @@ impl Tree {
         self.nodes.len() - 1
     }
 
+    /// The shared node of an operator (`""`: a statement's end).
+    fn shared(&mut self, op: &'static str) -> usize {
+        if let Some(&at) = self.shared.get(op) {
+            return at;
+        }
+        let at = self.add(if op.is_empty() {
+            Node::End
+        } else {
+            Node::Op(op)
+        });
+        self.shared.insert(op, at);
+        at
+    }
+
     /// The name a node is, if it is one.
     pub(super) fn name(&self, at: usize) -> Option<&str> {
         match self.nodes.get(at)? {
@@ -73,12 +97,17 @@ impl Tree {
 }
 
 /// The tree of `tokens`. Unbalanced brackets are closed where the code
-/// ends; a stray closing bracket closes the innermost open one.
-pub(super) fn build(tokens: Vec<Tok>) -> Tree {
+/// ends; a stray closing bracket closes the innermost open one. The whole
+/// code is a `{` group, the last node.
+pub(super) fn build(tokens: impl Iterator<Item = Tok>) -> Tree {
     let mut t = Tree::default();
     let mut stack: Vec<Frame> = vec![frame(None, b'{', 0)];
     for tok in tokens {
         let depth = stack.len();
+        if depth > MAX_BRACKETS {
+            t.too_deep = true;
+            break;
+        }
         let Some(top) = stack.last_mut() else { break };
         match tok {
             Tok::Open(b'(') if top.items.last().is_some_and(|&i| callable(&t.nodes[i])) => {
@@ -102,30 +131,26 @@ pub(super) fn build(tokens: Vec<Tok>) -> Tree {
                 let arg = argument(&mut t, items);
                 top.args.push(arg);
             }
-            Tok::Comma => {
-                let n = t.add(Node::Op(",".into()));
-                top.items.push(n);
-            }
             // Inside `(…)` and `[…]`, and after an operator, a newline ends
-            // nothing.
+            // nothing; nor does a second end in a row.
             Tok::End if top.bracket != b'{' => {}
             Tok::End
                 if top
                     .items
                     .last()
-                    .is_some_and(|&i| matches!(t.nodes[i], Node::Op(_))) => {}
+                    .is_none_or(|&i| matches!(t.nodes[i], Node::Op(_) | Node::End)) => {}
             Tok::Name(n) => name(&mut t, &mut top.items, n),
             other => {
                 let node = match other {
-                    Tok::Str(s) => Node::Str(s),
-                    Tok::Num(s) => Node::Num(s),
+                    Tok::Str(s) => t.add(Node::Str(s)),
+                    Tok::Num(s) => t.add(Node::Num(s)),
                     // `\(x) …` is `function(x) …`.
-                    Tok::Op(s) if s == "\\" => Node::Name(s),
-                    Tok::Op(s) => Node::Op(s),
-                    _ => Node::End,
+                    Tok::Op("\\") => t.add(Node::Name("\\".to_owned())),
+                    Tok::Op(o) => t.shared(o),
+                    Tok::Comma => t.shared(","),
+                    _ => t.shared(""),
                 };
-                let n = t.add(node);
-                top.items.push(n);
+                top.items.push(node);
             }
         }
     }
@@ -139,12 +164,13 @@ pub(super) fn build(tokens: Vec<Tok>) -> Tree {
     }
     if let Some(top) = stack.pop() {
         let items = piped(&mut t, top.items);
-        t.lists.push(items);
+        t.add(Node::Group(b'{', items));
     }
     t.calls = std::mem::take(&mut t.pending)
         .into_iter()
         .flatten()
         .collect();
+    t.shared = HashMap::new();
     t
 }
 
@@ -174,7 +200,7 @@ fn name(t: &mut Tree, items: &mut Vec<usize>, n: String) {
     if len >= 2 {
         let (prev, op) = (items[len - 2], items[len - 1]);
         if let (Node::Name(p), Node::Op(o)) = (&t.nodes[prev], &t.nodes[op])
-            && matches!(o.as_str(), "::" | ":::" | "$" | "@")
+            && matches!(*o, "::" | ":::" | "$" | "@")
         {
             let joined = format!("{p}{o}{n}");
             t.nodes[prev] = Node::Name(joined);
@@ -190,7 +216,6 @@ fn name(t: &mut Tree, items: &mut Vec<usize>, n: String) {
 fn close(t: &mut Tree, done: Frame) -> usize {
     let Some(callee) = done.callee else {
         let items = piped(t, done.items);
-        t.lists.push(items.clone());
         return t.add(Node::Group(done.bracket, items));
     };
     let mut args = done.args;
@@ -207,7 +232,7 @@ fn close(t: &mut Tree, done: Frame) -> usize {
 /// One argument from its tokens: `name = value` or a value.
 fn argument(t: &mut Tree, mut items: Vec<usize>) -> Arg {
     let named = items.len() >= 2
-        && matches!(&t.nodes[items[1]], Node::Op(o) if o == "=")
+        && matches!(t.nodes[items[1]], Node::Op("="))
         && matches!(&t.nodes[items[0]], Node::Name(_) | Node::Str(_));
     let name = if named {
         let n = match &t.nodes[items[0]] {
@@ -220,7 +245,6 @@ fn argument(t: &mut Tree, mut items: Vec<usize>) -> Arg {
         None
     };
     let items = piped(t, items);
-    t.lists.push(items.clone());
     let value = match items.as_slice() {
         [] => None,
         [one] => Some(*one),
@@ -235,7 +259,7 @@ fn piped(t: &mut Tree, items: Vec<usize>) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::with_capacity(items.len());
     let mut it = items.into_iter();
     while let Some(i) = it.next() {
-        let pipe = matches!(&t.nodes[i], Node::Op(o) if o == "|>" || o == "%>%" || o == "%T>%");
+        let pipe = matches!(t.nodes[i], Node::Op("|>" | "%>%" | "%T>%"));
         if !pipe || out.is_empty() {
             out.push(i);
             continue;
