@@ -28,6 +28,19 @@ const TYPICAL: &[&str] = &[
     "cat <<'EOF' > notes.md\n# Notes\nDo not run rm -rf / here.\nEOF",
 ];
 
+/// An R script of the kind an agent runs through deputy's `run_r_code`.
+const R_SCRIPT: &str = r#"library(dplyr)
+df <- readr::read_csv("data/input.csv")
+out <- file.path("output", "summary")
+dir.create(out, recursive = TRUE, showWarnings = FALSE)
+res <- df |> group_by(group) |> summarise(m = mean(value), n = n())
+readr::write_csv(res, file.path(out, "by_group.csv"))
+model <- lm(value ~ x + z, data = df)
+saveRDS(model, file.path(out, "model.rds"))
+status <- system("git status --porcelain", intern = TRUE)
+unlink(file.path(out, "tmp"), recursive = TRUE)
+"#;
+
 fn builtins(c: &mut Criterion) {
     let shell = event(
         r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd src && FOO=1 git status && rm -rf ./build | tee log.txt"}}"#,
@@ -83,6 +96,18 @@ fn builtins(c: &mut Criterion) {
             });
         },
     );
+    // deputy's `run_r_code`: an ordinary analysis script, read as R.
+    let r_code = event(
+        &serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "run_r_code",
+            "cwd": "/tmp", "tool_input": {"code": R_SCRIPT}})
+        .to_string(),
+    );
+    c.bench_function("builtin dangerous-commands, R code", |b| {
+        b.iter(|| dangerous.evaluate(black_box(&r_code), project))
+    });
+    c.bench_function("builtin protect-paths, R code", |b| {
+        b.iter(|| paths.evaluate(black_box(&r_code), project))
+    });
     // Loading a rule set: what a fresh `hookrun run` pays per guard.
     for name in ["dangerous-commands", "protect-paths", "redact-secrets"] {
         c.bench_function(&format!("load {name}"), |b| {

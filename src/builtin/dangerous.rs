@@ -13,7 +13,8 @@ use super::destructive::{self, fed_destructive};
 use super::writes::redirects;
 use super::targets::catastrophic;
 use super::guard::{Entry, Guard, Verdict, options};
-use super::tools::SHELL_TOOLS;
+use super::r_code;
+use super::tools::{R_CODE_TOOLS, SHELL_TOOLS};
 use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 
 mod checked;
@@ -21,6 +22,7 @@ mod cwd;
 mod limits;
 mod inline;
 mod piped;
+mod r_uses;
 mod shape;
 mod sourced;
 mod vars;
@@ -83,33 +85,40 @@ impl DangerousCommands {
         if let Some(why) = too_long(line.len()) {
             return Some(why);
         }
-        checked::reset();
-        cwd::reset();
-        vars::reset();
+        reset(line.len());
         let why = self.parsed(line, 0);
-        checked::reset();
-        cwd::reset();
-        vars::reset();
+        reset(0);
+        why
+    }
+
+    /// Why R code (deputy's `run_r_code`) is dangerous, or `None`: the
+    /// commands it runs, the files it deletes and writes, judged as the
+    /// same commands given to the shell tool (`r_code`).
+    #[must_use]
+    pub fn check_r(&self, code: &str) -> Option<String> {
+        if let Some(why) = too_long(code.len()) {
+            return Some(why);
+        }
+        reset(code.len());
+        let why = r_uses::judged(code, &|t| self.check_nested(t, 0));
+        reset(0);
         why
     }
 
     /// Checks a command given as argv (Codex's `["bash", "-lc", "…"]`).
     #[must_use]
     pub fn check_argv(&self, argv: &[String]) -> Option<String> {
-        if let Some(why) = too_long(argv.iter().map(|a| a.len() + 1).sum()) {
+        let len = argv.iter().map(|a| a.len() + 1).sum();
+        if let Some(why) = too_long(len) {
             return Some(why);
         }
-        checked::reset();
-        cwd::reset();
-        vars::reset();
+        reset(len);
         let cmd = Command {
             words: argv.to_vec(),
             ..Command::default()
         };
         let why = self.script(&[vec![cmd]], 0);
-        checked::reset();
-        cwd::reset();
-        vars::reset();
+        reset(0);
         why
     }
 
@@ -316,6 +325,15 @@ impl DangerousCommands {
     }
 }
 
+/// Starts (and ends) one check: nothing found in an earlier one is kept,
+/// and the R reader's budget is sized for an input of `len` bytes.
+fn reset(len: usize) {
+    checked::reset();
+    cwd::reset();
+    vars::reset();
+    r_code::reset(len);
+}
+
 /// The registry entry of `dangerous-commands`.
 pub const ENTRY: Entry = Entry {
     name: "dangerous-commands",
@@ -337,6 +355,13 @@ impl Guard for DangerousCommands {
         let top = event.fields.get("command");
         if !guard_event && top.is_none() {
             return Verdict::Pass;
+        }
+        if guard_event && R_CODE_TOOLS.contains(&tool.as_str()) {
+            let code = input.get("code").and_then(serde_json::Value::as_str);
+            return match code.and_then(|code| self.check_r(code)) {
+                Some(why) => Verdict::Deny(format!("dangerous R code: {why}")),
+                None => Verdict::Pass,
+            };
         }
         if top.is_none() && !SHELL_TOOLS.contains(&tool.as_str()) {
             return Verdict::Pass;

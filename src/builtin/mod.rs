@@ -26,6 +26,7 @@ mod inline_code;
 mod literals;
 mod obscured;
 mod path_lists;
+pub mod r_code;
 pub mod resolve;
 mod secret_rules;
 mod sensitive_names;

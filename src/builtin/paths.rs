@@ -18,7 +18,8 @@ use super::sensitive_names;
 use super::shell_glob;
 use super::shell_paths;
 pub use super::tools::Access;
-use super::tools::{READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
+use super::r_code::{self, Act};
+use super::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
 
@@ -48,6 +49,11 @@ pub struct Options {
     /// Judge the paths shell commands read and write through redirections
     /// and file tools (`cat`, `cp`, `tee`, `sed -i`, `dd`, …; default true).
     pub shell: Option<bool>,
+    /// Judge the literal paths R code reads and writes (deputy's
+    /// `run_r_code`, and `Rscript -e`/`R -e` in shell commands when
+    /// `shell` is on; default true). The shell commands R runs are judged
+    /// when `shell` is on too.
+    pub r_code: Option<bool>,
 }
 
 /// The compiled rules: globs expanded (`~/`) and split once, at load.
@@ -63,6 +69,7 @@ pub struct ProtectPaths {
     home: PathBuf,
     deny_traversal: bool,
     shell: bool,
+    r_code: bool,
 }
 
 
@@ -101,6 +108,7 @@ impl ProtectPaths {
             home,
             deny_traversal: o.deny_traversal.unwrap_or(true),
             shell: o.shell.unwrap_or(true),
+            r_code: o.r_code.unwrap_or(true),
         }
     }
 
@@ -294,6 +302,9 @@ impl Guard for ProtectPaths {
         if SHELL_TOOLS.contains(&tool.as_str()) {
             return self.shell_command(event, project);
         }
+        if R_CODE_TOOLS.contains(&tool.as_str()) {
+            return self.r_code(event, project);
+        }
         let access = if READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
         } else if WRITE_TOOLS.contains(&tool.as_str()) {
@@ -334,18 +345,38 @@ impl ProtectPaths {
         }
         let empty = serde_json::Map::new();
         let input = event.tool_input().unwrap_or(&empty);
-        let touched = match input.get("command").or_else(|| input.get("cmd")) {
-            Some(serde_json::Value::String(line)) => shell_paths::touched(line),
+        let line_len = |v: &serde_json::Value| match v {
+            serde_json::Value::String(s) => s.len(),
+            serde_json::Value::Array(a) => a.iter().filter_map(|x| x.as_str()).map(str::len).sum(),
+            _ => 0,
+        };
+        let command = input.get("command").or_else(|| input.get("cmd"));
+        r_code::reset(command.map_or(0, line_len));
+        let touched = match command {
+            Some(serde_json::Value::String(line)) => shell_paths::touched(line, self.r_code),
             Some(serde_json::Value::Array(argv)) => {
                 let argv: Vec<String> = argv
                     .iter()
                     .filter_map(|a| a.as_str().map(str::to_owned))
                     .collect();
-                shell_paths::touched_argv(&argv)
+                shell_paths::touched_argv(&argv, self.r_code)
             }
             _ => return Verdict::Pass,
         };
         let cwd = event_cwd(event, input, project);
+        match self.shell_paths(touched, &cwd, project) {
+            Some(why) => Verdict::Deny(format!("shell command: {why}")),
+            None => Verdict::Pass,
+        }
+    }
+
+    /// Why one of the paths a shell command touches is denied.
+    fn shell_paths(
+        &self,
+        touched: Vec<shell_paths::Touched>,
+        cwd: &Path,
+        project: &Path,
+    ) -> Option<String> {
         let touched = touched.into_iter().flat_map(|t| {
             // `cat {.env,x}`, `cat .env{,}`: each word the braces make.
             let words = expand::braces(&t.text);
@@ -355,24 +386,68 @@ impl ProtectPaths {
             // A glob is judged as text (its directory, and as a whole) and
             // by the files the shell would expand it to here.
             let expanded = if t.pattern {
-                shell_glob::expand(&absolute(&t.text, &cwd, &self.home)).unwrap_or_default()
+                shell_glob::expand(&absolute(&t.text, cwd, &self.home)).unwrap_or_default()
             } else {
                 Vec::new()
             };
             let why = self
-                .judge(&t.text, t.pattern, t.access, &cwd, project, false)
+                .judge(&t.text, t.pattern, t.access, cwd, project, false)
                 .or_else(|| {
                     expanded.iter().find_map(|p| {
                         let p = p.display().to_string();
-                        self.judge(&p, false, t.access, &cwd, project, false)
+                        self.judge(&p, false, t.access, cwd, project, false)
                             .map(|why| format!("`{}` expands to `{p}`: {why}", t.text))
                     })
                 });
-            if let Some(why) = why {
-                return Verdict::Deny(format!("shell command: {why}"));
+            if why.is_some() {
+                return why;
             }
         }
-        Verdict::Pass
+        None
+    }
+
+    /// R code (deputy's `run_r_code`): each file it reads or writes with a
+    /// literal path is judged as the Read or Write tool's path would be;
+    /// its file operations (`unlink`, `file.copy`, …) as the shell
+    /// commands doing the same, and, with `shell` on, the shell commands
+    /// it runs.
+    fn r_code(&self, event: &Event, project: &Path) -> Verdict {
+        if !self.r_code {
+            return Verdict::Pass;
+        }
+        let empty = serde_json::Map::new();
+        let input = event.tool_input().unwrap_or(&empty);
+        let Some(code) = input.get("code").and_then(serde_json::Value::as_str) else {
+            return Verdict::Pass;
+        };
+        let cwd = event_cwd(event, input, project);
+        r_code::reset(code.len());
+        let why = r_code::each_use(code, &mut |u| {
+            let why = match u.act {
+                Act::Reads | Act::Writes if u.text.contains(['*', '?', '[']) => {
+                    self.check_pattern(&u.text, access(u.act), &cwd, project)
+                }
+                Act::Reads | Act::Writes => {
+                    self.judge(&u.text, false, access(u.act), &cwd, project, self.deny_traversal)
+                }
+                Act::Does => self.shell_paths(shell_paths::touched(&u.text, true), &cwd, project),
+                Act::Runs if self.shell => {
+                    self.shell_paths(shell_paths::touched(&u.text, true), &cwd, project)
+                }
+                _ => None,
+            };
+            why.map(|w| format!("R `{}(…)`: {w}", u.by))
+        });
+        why.map_or(Verdict::Pass, Verdict::Deny)
+    }
+}
+
+/// The access an R use makes.
+fn access(act: Act) -> Access {
+    if act == Act::Reads {
+        Access::Read
+    } else {
+        Access::Write
     }
 }
 

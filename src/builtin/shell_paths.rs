@@ -6,6 +6,7 @@
 //! other than `$HOME`) or a script the shell reads from a file is not seen.
 //! The agents' sandboxes, not a guard over text, contain a shell.
 
+use super::r_code::{self, Act};
 use super::shell::{self, Command};
 use super::tools::{Access, patch_paths};
 use super::wrappers::{Runs, program, unwrap_fed};
@@ -186,39 +187,40 @@ const PROGRAMS: &[(&[&str], Kind, &[&str])] = &[
 /// Descriptors and devices every shell command writes to harmlessly.
 const HARMLESS: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"];
 
-/// Every path a shell command line names.
-pub(super) fn touched(line: &str) -> Vec<Touched> {
+/// Every path a shell command line names; with `r`, also those of the R
+/// code `Rscript -e`/`R -e` run.
+pub(super) fn touched(line: &str, r: bool) -> Vec<Touched> {
     let mut out = Vec::new();
-    walk(line, 0, &mut out);
+    walk(line, 0, r, &mut out);
     out
 }
 
 /// Every path a command given as argv names (Codex's `["bash", "-lc", …]`
 /// or `["apply_patch", PATCH]`).
-pub(super) fn touched_argv(argv: &[String]) -> Vec<Touched> {
+pub(super) fn touched_argv(argv: &[String], r: bool) -> Vec<Touched> {
     let mut out = Vec::new();
     let cmd = Command {
         words: argv.to_vec(),
         ..Command::default()
     };
-    command(&cmd, 0, &mut out);
+    command(&cmd, 0, r, &mut out);
     out
 }
 
-fn walk(text: &str, depth: usize, out: &mut Vec<Touched>) {
+fn walk(text: &str, depth: usize, r: bool, out: &mut Vec<Touched>) {
     if depth > MAX_DEPTH {
         return;
     }
     for pipeline in shell::parse(text) {
         for cmd in &pipeline {
-            command(cmd, depth, out);
+            command(cmd, depth, r, out);
         }
     }
 }
 
-fn command(cmd: &Command, depth: usize, out: &mut Vec<Touched>) {
+fn command(cmd: &Command, depth: usize, r: bool, out: &mut Vec<Touched>) {
     for sub in &cmd.substitutions {
-        walk(sub, depth + 1, out);
+        walk(sub, depth + 1, r, out);
     }
     for (op, target) in &cmd.redirects {
         if op.ends_with('&') || op.contains("<<") {
@@ -234,7 +236,7 @@ fn command(cmd: &Command, depth: usize, out: &mut Vec<Touched>) {
     let argv = match unwrap_fed(&cmd.words).0 {
         Runs::Argv(argv) => argv,
         // `sudo -s '…'`, `su -c '…'`, `ssh host '…'`: a command line.
-        Runs::Script(script) => return walk(&script, depth + 1, out),
+        Runs::Script(script) => return walk(&script, depth + 1, r, out),
     };
     let Some(first) = argv.first() else {
         return;
@@ -251,14 +253,26 @@ fn command(cmd: &Command, depth: usize, out: &mut Vec<Touched>) {
             dash_c(args)
         };
         match script {
-            Some(s) => walk(&s, depth + 1, out),
+            Some(s) => walk(&s, depth + 1, r, out),
             None if prog != "eval" => {
-                cmd.here.iter().for_each(|h| walk(h, depth + 1, out));
+                cmd.here.iter().for_each(|h| walk(h, depth + 1, r, out));
                 if let Some(file) = args.iter().find(|a| !a.starts_with('-')) {
                     push(out, file, Access::Read);
                 }
             }
             None => {}
+        }
+        return;
+    }
+    if r && r_code::is_r(&prog) {
+        // The files R code reads and writes, and the commands it runs.
+        for u in r_code::inline_uses(args, &cmd.here) {
+            match u.act {
+                Act::Reads => push(out, &u.text, Access::Read),
+                Act::Writes => push(out, &u.text, Access::Write),
+                Act::Runs | Act::Does => walk(&u.text, depth + 1, r, out),
+                Act::RunsDecoded | Act::RunsDownloaded => {}
+            }
         }
         return;
     }

@@ -26,10 +26,21 @@ pub(super) const SHELL_TOOLS: &[&str] = &[
     "run_terminal_cmd",
     "terminal",
 ];
-/// File tools that read.
+/// Tools that run R code given in their `code` key, in the agent's own R
+/// session (deputy's `run_r_code`): the guards read it as R (`r_code`),
+/// judging the commands it runs and the files it touches as the shell and
+/// file tools' would be judged.
+pub(super) const R_CODE_TOOLS: &[&str] = &["run_r_code"];
+/// File tools that read (deputy's: `read_file`, `read_csv`,
+/// `read_markdown`, `list_files`, `glob_files`, `grep_files`).
 pub(super) const READ_TOOLS: &[&str] = &[
     "read",
     "read_file",
+    "read_csv",
+    "read_markdown",
+    "list_files",
+    "glob_files",
+    "grep_files",
     "notebookread",
     "read_many_files",
     "view",
@@ -75,8 +86,12 @@ const PATH_KEYS: &[&str] = &[
 const PATH_LIST_KEYS: &[&str] = &["paths", "file_paths", "absolute_paths"];
 /// Keys that hold a glob pattern (or a list of them), relative to the
 /// tool's directory (`path`/`dir_path`, else the `cwd`). Grep's `pattern`
-/// is a regular expression and is not one of them.
+/// is a regular expression and is not one of them; Glob's and deputy's
+/// `glob_files`' `pattern` is a glob (`GLOB_PATTERN_TOOLS`).
 const GLOB_KEYS: &[&str] = &["glob", "include", "include_pattern"];
+/// Tools whose `pattern` is a glob relative to their directory (deputy's
+/// `list_files` and `grep_files` take a regular expression there).
+const GLOB_PATTERN_TOOLS: &[&str] = &["glob", "glob_files"];
 
 /// One path a tool's input names: a path, or a glob pattern whose literal
 /// prefix is the directory it reads.
@@ -106,7 +121,7 @@ pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<Named> {
     for key in GLOB_KEYS {
         globs.extend(strings(input.get(*key)));
     }
-    if tool == "glob" {
+    if GLOB_PATTERN_TOOLS.contains(&tool) {
         globs.extend(strings(input.get("pattern")));
     }
     for g in globs {

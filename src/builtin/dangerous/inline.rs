@@ -5,9 +5,11 @@
 //! paths they delete as `rm -r` targets, the files awk writes as writes.
 
 use super::piped::Check;
+use super::r_uses;
 use super::sourced::INTERPRETERS;
 use crate::builtin::awk;
 use crate::builtin::inline_code;
+use crate::builtin::r_code;
 use crate::builtin::shell::Command;
 use crate::builtin::targets::{account_file, catastrophic, device_target};
 
@@ -19,6 +21,9 @@ pub(super) fn inline_program(
     cmd: &Command,
     check: Check<'_>,
 ) -> Option<String> {
+        if r_code::is_r(prog) {
+            return r_program(prog, args, cmd, check);
+        }
         if INTERPRETERS.contains(&prog) {
             return interpreter_code(prog, args, cmd, check);
         }
@@ -26,6 +31,15 @@ pub(super) fn inline_program(
             return awk_code(prog, awk::awk_program(args)?, check);
         }
         None
+    }
+
+    /// R's `-e` code (`Rscript -e`, `R --vanilla -e`), or else its
+    /// here-doc (`R --no-save <<EOF`), read as R (`r_code`).
+    fn r_program(prog: &str, args: &[String], cmd: &Command, check: Check<'_>) -> Option<String> {
+        let codes = r_code::code_of(args).map_or_else(|| cmd.here.clone(), |c| vec![c]);
+        codes.iter().find_map(|code| {
+            r_uses::judged(code, check).map(|why| format!("inline `{prog}` code: {why}"))
+        })
     }
 
     /// An interpreter's `-c`/`-e` program, or else its here-doc.

@@ -27,6 +27,8 @@ pub(super) const INTERPRETERS: &[&str] = &[
     "bun",
     "pwsh",
     "osascript",
+    "rscript",
+    "r",
 ];
 
 /// Code that a `source`/`.` runs from the command line itself.

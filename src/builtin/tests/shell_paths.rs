@@ -89,7 +89,7 @@ const NOTHING: &[&str] = &[
 #[test]
 fn shell_paths_named_table() {
     for (line, want) in NAMED {
-        let got = touched(line);
+        let got = touched(line, true);
         for (path, access) in *want {
             assert!(
                 got.iter().any(|t| t.text == *path && t.access == *access),
@@ -102,14 +102,14 @@ fn shell_paths_named_table() {
 #[test]
 fn shell_paths_nothing_table() {
     for line in NOTHING {
-        let got = touched(line);
+        let got = touched(line, true);
         assert!(got.is_empty(), "{line}: want nothing, got {got:?}");
     }
 }
 
 #[test]
 fn shell_paths_patterns_and_argv() {
-    let got = touched("cat ~/.ssh/*");
+    let got = touched("cat ~/.ssh/*", true);
     assert!(got.iter().all(|t| t.pattern), "{got:?}");
     let argv: Vec<String> = [
         "apply_patch",
@@ -118,7 +118,7 @@ fn shell_paths_patterns_and_argv() {
     .iter()
     .map(|s| (*s).to_owned())
     .collect();
-    let got = touched_argv(&argv);
+    let got = touched_argv(&argv, true);
     assert_eq!(got.len(), 1, "{got:?}");
     assert_eq!((got[0].text.as_str(), got[0].access), ("~/.bashrc", W));
     let argv: Vec<String> = ["bash", "-lc", "cat .env"]
@@ -126,7 +126,7 @@ fn shell_paths_patterns_and_argv() {
         .map(|s| (*s).to_owned())
         .collect();
     assert!(
-        touched_argv(&argv)
+        touched_argv(&argv, true)
             .iter()
             .any(|t| t.text == ".env" && t.access == R)
     );
