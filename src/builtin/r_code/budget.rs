@@ -41,6 +41,11 @@ pub(super) fn charge(n: usize) -> bool {
     })
 }
 
+/// Bytes the check may still read and build.
+pub(super) fn left() -> usize {
+    LEFT.with(Cell::get)
+}
+
 /// Bytes read and built so far on this thread (for cost tests).
 #[must_use]
 pub fn work() -> u64 {

@@ -12,8 +12,10 @@
 //! judged: a value R computes from data (a file, an argument, the
 //! network) is not seen.
 //!
-//! Pure, and bounded: one pass to tokens, a tree built without recursion,
-//! and one budget for all the text read and folded (`budget.rs`).
+//! No I/O, and bounded: at most 1 MiB of code, one pass to tokens, a tree
+//! built without recursion (brackets 256 deep), fixed depths, and one
+//! budget per check, kept per thread, for all the text read and folded
+//! (`budget.rs`); past any of them the reading stops with the reason.
 
 mod act;
 mod args;

@@ -11,7 +11,7 @@ use super::args::Matched;
 use super::calls::{self, Kind};
 use super::fold::Folder;
 use super::tree::Arg;
-use super::values::{UNKNOWN, combine};
+use super::values::{MAX_ALTS, UNKNOWN, combine};
 use crate::builtin::inline_code;
 use crate::shell_word::{quoted, word};
 
@@ -77,7 +77,7 @@ pub(super) fn direct(f: &mut Folder, c: &Call, kind: Kind) -> Vec<(Act, String)>
                     cmd.iter().take(1).chain(args).map(|w| quoted(w)).collect();
                 Some(vec![words.join(" ")])
             });
-            if lines.len() > super::values::MAX_ALTS {
+            if lines.len() > MAX_ALTS {
                 f.spent = true;
             }
             found.extend(lines.into_iter().flatten().map(|l| (Act::Runs, l)));
@@ -284,7 +284,7 @@ fn system2(f: &mut Folder, given: &[Option<usize>]) -> Vec<String> {
     for p in ["args", "stdout", "stderr", "stdin", "env", "input"] {
         values.push(at(p).map_or_else(|| vec![Vec::new()], |n| f.alts(n)));
     }
-    combine(&values, |parts| {
+    let lines = combine(&values, |parts| {
         let [cmd, args, out, err, input, env, given] = parts else {
             return None;
         };
@@ -308,10 +308,11 @@ fn system2(f: &mut Folder, given: &[Option<usize>]) -> Vec<String> {
         // `input = "…"`: the command's stdin.
         let fed_in = given.iter().map(|i| fed(i, &line)).collect::<Vec<_>>();
         Some(std::iter::once(line).chain(fed_in).collect())
-    })
-    .into_iter()
-    .flatten()
-    .collect()
+    });
+    if lines.len() > MAX_ALTS {
+        f.spent = true;
+    }
+    lines.into_iter().flatten().collect()
 }
 
 /// A command line fed `input` on its stdin, as the shell would be told:

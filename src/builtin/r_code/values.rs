@@ -1,9 +1,12 @@
-//! Values as the guard folds them, and R's string functions over them,
-//! pure: a value is every alternative the code allows (a name assigned
-//! twice has two), each a character vector; functions are vectorised as
-//! R's are (arguments recycled to the longest) and applied to every
-//! combination of their arguments' alternatives. What is not written in
-//! the code is [`UNKNOWN`] (or [`DECODED`]).
+//! Values as the guard folds them, and R's string functions over them: a
+//! value is every alternative the code allows (a name assigned twice has
+//! two), each a character vector; functions are vectorised as R's are
+//! (arguments recycled to the longest) and applied to every combination
+//! of their arguments' alternatives, sized against the check's budget
+//! before any is built. What is not written in the code is [`UNKNOWN`]
+//! (or [`DECODED`]).
+
+use super::budget;
 
 /// What a value not written in the code reads as: a shell variable, so
 /// the shell guard judges it as it judges any unknown word.
@@ -11,7 +14,7 @@ pub(crate) const UNKNOWN: &str = "$R_VALUE";
 /// Text decoded at run time (`rawToChar`, `intToUtf8`, base64).
 pub(crate) const DECODED: &str = "$R_DECODED";
 /// The most alternatives one value may have.
-pub(super) const MAX_ALTS: usize = 4096;
+pub(super) const MAX_ALTS: usize = 1 << 16;
 
 /// Each alternative value: a character vector.
 pub(super) type Value = Vec<Vec<String>>;
@@ -28,19 +31,36 @@ pub(super) fn map(v: Value, f: impl Fn(String) -> String) -> Value {
         .collect()
 }
 
-/// Every combination of the arguments' alternatives (at most
-/// `MAX_ALTS`), each made into one vector by `f` (`None`: unknown).
+/// Every combination of the arguments' alternatives, each made into one
+/// vector by `f` (`None`: unknown). More than `MAX_ALTS` combinations, or
+/// combinations holding more text than the budget has left, give more
+/// than `MAX_ALTS` (empty) alternatives, which the caller finds too many,
+/// before any is built.
 pub(super) fn combine(
     values: &[Value],
     f: impl Fn(&[Vec<String>]) -> Option<Vec<String>>,
 ) -> Value {
+    let too_many = || vec![Vec::new(); MAX_ALTS + 1];
+    let mut count: usize = 1;
+    let mut text: usize = 0;
+    for v in values {
+        let len: usize = v.iter().flatten().map(String::len).sum();
+        // Each alternative's text appears in count / v.len() combinations.
+        text = text
+            .saturating_mul(v.len())
+            .saturating_add(len.saturating_mul(count));
+        count = count.saturating_mul(v.len());
+        if count > MAX_ALTS {
+            return too_many();
+        }
+    }
+    if text > budget::left() {
+        return too_many();
+    }
     let mut combos: Vec<Vec<Vec<String>>> = vec![Vec::new()];
     for v in values {
         if v.is_empty() {
             return unknown();
-        }
-        if combos.len().saturating_mul(v.len()) > MAX_ALTS {
-            return vec![vec![UNKNOWN.to_owned()]; MAX_ALTS + 1];
         }
         if let [one] = v.as_slice() {
             // One alternative (the common case): no copy of the others.
@@ -238,7 +258,7 @@ mod tests {
             pasted(&[v(&["x"]), vec![], v(&["1", "2"])], ""),
             v(&["x1", "x2"])
         );
-        let many: Vec<Value> = (0..13).map(|_| vec![v(&["a"]), v(&["b"])]).collect();
+        let many: Vec<Value> = (0..17).map(|_| vec![v(&["a"]), v(&["b"])]).collect();
         assert!(combine(&many, |p| Some(p.concat())).len() > MAX_ALTS);
         assert_eq!(
             glue_pieces("{'/'}"),
