@@ -26,7 +26,7 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
         },
     )?;
     match args.action {
-        Some(ConfigCommand::Events { dialect }) => {
+        Some(ConfigCommand::Events { dialect, timeouts }) => {
             let (names, missing) = events_for(&config, dialect);
             for m in missing {
                 output::diagnostic(&format!(
@@ -34,7 +34,17 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
                     dialect.as_str()
                 ));
             }
-            let mut text = names.join("\n");
+            let lines: Vec<String> = names
+                .into_iter()
+                .map(|(name, secs)| {
+                    if timeouts {
+                        format!("{name}\t{secs}")
+                    } else {
+                        name
+                    }
+                })
+                .collect();
+            let mut text = lines.join("\n");
             if !text.is_empty() {
                 text.push('\n');
             }
@@ -46,29 +56,46 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
 }
 
 /// The events the config's hooks use, in first-use order and in the
-/// agent's names, and the ones the agent does not fire.
-fn events_for(config: &Config, dialect: Dialect) -> (Vec<String>, Vec<String>) {
+/// agent's names, each with the seconds to give hookrun on it; and the ones
+/// the agent does not fire.
+fn events_for(config: &Config, dialect: Dialect) -> (Vec<(String, u64)>, Vec<String>) {
+    use crate::install::events::{agent_event, registrations, timeout_secs};
     if let Some(agent) = Agent::of(dialect) {
-        let (regs, _) = crate::install::events::registrations(config, agent);
+        let (regs, _) = registrations(config, agent);
         let missing = used_events(config)
             .into_iter()
-            .filter(|e| crate::install::events::agent_event(agent, e).is_none())
+            .filter(|e| agent_event(agent, e).is_none())
             .collect();
-        return (regs.into_iter().map(|r| r.event).collect(), missing);
+        let names = regs
+            .into_iter()
+            .map(|r| (r.event, r.timeout_secs))
+            .collect();
+        return (names, missing);
     }
-    let used = used_events(config);
-    match dialect {
-        Dialect::Deputy => used
+    let (fired, missing): (Vec<String>, Vec<String>) = match dialect {
+        Dialect::Deputy => used_events(config)
             .into_iter()
             .partition(|e| crate::dialect::deputy::events::fires(e)),
-        Dialect::PydanticDeep => (
-            used.iter()
-                .map(|e| crate::dialect::pydantic::snake(e))
-                .collect(),
-            Vec::new(),
-        ),
-        _ => (used, Vec::new()),
-    }
+        _ => (used_events(config), Vec::new()),
+    };
+    let names = fired
+        .into_iter()
+        .map(|model| {
+            // A hook that sets no timeout gets the caller's default.
+            let default = |e: &str| {
+                crate::dialect::protocol(dialect)
+                    .default_timeout(e)
+                    .unwrap_or_else(|| crate::events::default_timeout(e))
+            };
+            let secs = timeout_secs(config, &model, &default);
+            let name = match dialect {
+                Dialect::PydanticDeep => crate::dialect::pydantic::snake(&model),
+                _ => model,
+            };
+            (name, secs)
+        })
+        .collect();
+    (names, missing)
 }
 
 /// Every event a hook of the config listens to, in first-use order.

@@ -61,6 +61,24 @@ pub fn agent_event(agent: Agent, event: &str) -> Option<String> {
     }
 }
 
+/// The seconds an agent (or adapter) must give hookrun on `event`: the
+/// longest of its hooks' timeouts and a margin, so that hookrun ends a slow
+/// hook itself and answers.
+#[must_use]
+pub fn timeout_secs(config: &Config, event: &str, default: &dyn Fn(&str) -> Duration) -> u64 {
+    let longest = config
+        .hooks
+        .iter()
+        .filter(|h| h.listens_to(event))
+        .map(|h| match h.action {
+            Action::Builtin(_) => h.timeout.unwrap_or(BUILTIN_TIMEOUT),
+            _ => h.timeout.unwrap_or_else(|| default(event)),
+        })
+        .max()
+        .unwrap_or(BUILTIN_TIMEOUT);
+    (longest + MARGIN).as_secs_f64().ceil() as u64
+}
+
 /// Every event the config's hooks use, in first-use order, as the agent
 /// names it; and a warning for each event the agent does not have.
 #[must_use]
@@ -70,18 +88,6 @@ pub fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>, Vec<S
     let mut seen: Vec<&str> = Vec::new();
     for hook in &config.hooks {
         for event in &hook.events {
-            let longest = config
-                .hooks
-                .iter()
-                .filter(|h| h.listens_to(event))
-                .map(|h| match h.action {
-                    Action::Builtin(_) => h.timeout.unwrap_or(BUILTIN_TIMEOUT),
-                    _ => h
-                        .timeout
-                        .unwrap_or_else(|| crate::events::default_timeout(event)),
-                })
-                .max()
-                .unwrap_or(BUILTIN_TIMEOUT);
             if seen.contains(&event.as_str()) {
                 continue;
             }
@@ -98,7 +104,7 @@ pub fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>, Vec<S
             }
             regs.push(Registration {
                 event: name,
-                timeout_secs: (longest + MARGIN).as_secs_f64().ceil() as u64,
+                timeout_secs: timeout_secs(config, event, &crate::events::default_timeout),
             });
         }
     }

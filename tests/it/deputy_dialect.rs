@@ -131,6 +131,21 @@ fn config_events_lists_what_deputy_registers() {
         err.trim(),
         "hookrun: warning: deputy has no `PermissionDenied` event: the hooks on it never run there"
     );
+    // With the seconds to give hookrun: the longest hook's timeout and a
+    // margin; a hook without one gets deputy's 60 s, a built-in 10 s.
+    let (_, out, _) = hookrun(
+        dir.path(),
+        &[
+            "config",
+            "events",
+            "--dialect",
+            "deputy",
+            "--timeouts",
+            "-c",
+            "hooks.toml",
+        ],
+    );
+    assert_eq!(out, "PreToolUse\t15\nStop\t65\nPostModelRequest\t65\n");
     // Other agents name their own events (Gemini's BeforeTool, AfterAgent).
     let (_, out, err) = hookrun(
         dir.path(),

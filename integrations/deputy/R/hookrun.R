@@ -31,6 +31,9 @@
   "HookResultStop", "PermissionResultAllow", "PermissionResultDeny"
 )
 
+# What a call may take when neither `timeout` nor hookrun says.
+.hookrun_default_timeout <- 60
+
 # Objects deeper than this are written as `{"class": ...}`, so that cycles
 # between R6 objects (an agent and its registry) end.
 .hookrun_max_depth <- 8L
@@ -56,7 +59,10 @@
 #'   (PostToolUse), a cancelled compaction (PreCompact), else an R error.
 #'   `"open"`: a warning, and no decision.
 #' @param timeout Seconds hookrun may take per call; on expiry its whole
-#'   process tree, hooks included, is killed.
+#'   process tree, hooks included, is killed. `NULL`: per event, what
+#'   `hookrun config events --timeouts` says (the event's longest hook
+#'   timeout and a margin), so that hookrun ends a slow hook itself and
+#'   answers; 60 s where hookrun cannot say.
 #' @param bin The hookrun binary. Default: `$HOOKRUN_BIN`, else `hookrun` on
 #'   the `PATH`.
 #' @return A named list of `HookMatcher`s, one per event; add each with
@@ -64,10 +70,11 @@
 #' @export
 hookrun_hooks <- function(config = NULL, events = NULL,
                           fail_mode = c("deputy", "closed", "open"),
-                          timeout = 60, bin = NULL) {
+                          timeout = NULL, bin = NULL) {
   fail_mode <- match.arg(fail_mode)
-  if (!is.numeric(timeout) || length(timeout) != 1L || is.na(timeout) || timeout <= 0) {
-    stop("hookrun: `timeout` must be one positive number of seconds", call. = FALSE)
+  if (!is.null(timeout) &&
+        (!is.numeric(timeout) || length(timeout) != 1L || is.na(timeout) || timeout <= 0)) {
+    stop("hookrun: `timeout` must be NULL or one positive number of seconds", call. = FALSE)
   }
   config_args <- .hookrun_config_args(config)
   bin <- .hookrun_bin(bin)
@@ -77,8 +84,11 @@ hookrun_hooks <- function(config = NULL, events = NULL,
          "deputy package nor on the search path); install or attach deputy first",
          call. = FALSE)
   }
+  # Per event: the seconds hookrun needs to end its slowest hook itself.
+  listed <- NULL
   if (is.null(events)) {
-    events <- .hookrun_config_events(bin, config_args, timeout)
+    listed <- .hookrun_config_events(bin, config_args, .hookrun_default_timeout)
+    events <- names(listed)
   } else {
     bad <- setdiff(events, names(.hookrun_events))
     if (length(bad) > 0L) {
@@ -86,13 +96,25 @@ hookrun_hooks <- function(config = NULL, events = NULL,
            " (known: ", paste(names(.hookrun_events), collapse = ", "), ")", call. = FALSE)
     }
   }
+  if (is.null(timeout) && is.null(listed)) {
+    # Asked only for the timeouts: a hookrun that cannot say (missing, or
+    # a config it refuses) fails each call instead, under `fail_mode`.
+    listed <- tryCatch(suppressWarnings(
+      .hookrun_config_events(bin, config_args, .hookrun_default_timeout)),
+      error = function(e) NULL)
+  }
   events <- .hookrun_known_events(unique(as.character(events)))
+  timeouts <- structure(vapply(events, function(e) {
+    if (!is.null(timeout)) timeout
+    else if (!is.null(listed) && !is.na(listed[e])) unname(listed[e])
+    else .hookrun_default_timeout
+  }, numeric(1)), names = events)
   if (length(events) == 0L) {
     warning("hookrun: no deputy event to register (the config has no hook on one): ",
             "nothing guards this agent", call. = FALSE)
   }
   state <- list(
-    bin = bin, config_args = config_args, fail_mode = fail_mode, timeout = timeout,
+    bin = bin, config_args = config_args, fail_mode = fail_mode, timeouts = timeouts,
     api = structure(lapply(.hookrun_results, .hookrun_deputy_get, mode = "function"),
                     names = .hookrun_results)
   )
@@ -167,15 +189,25 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   as.vector(rbind("--config", normalizePath(config)))
 }
 
+# The config's events (names) with the seconds to give hookrun on each.
 .hookrun_config_events <- function(bin, config_args, timeout) {
-  out <- .hookrun_exec(bin, c("config", "events", "--dialect", "deputy", config_args),
+  out <- .hookrun_exec(bin, c("config", "events", "--dialect", "deputy", "--timeouts",
+                              config_args),
                        NULL, timeout, "config events")
   if (!is.null(out$problem)) stop("hookrun: ", out$problem, call. = FALSE)
   # hookrun's warnings (a hook on an event deputy never fires) are passed on.
   for (w in .hookrun_lines(out$stderr)) {
     warning(if (startsWith(w, "hookrun: ")) w else paste0("hookrun: ", w), call. = FALSE)
   }
-  .hookrun_lines(out$stdout)
+  fields <- strsplit(.hookrun_lines(out$stdout), "\t", fixed = TRUE)
+  secs <- vapply(fields, function(f) if (length(f) == 2L) suppressWarnings(as.numeric(f[[2]])) else NA_real_,
+                 numeric(1))
+  names(secs) <- vapply(fields, `[[`, "", 1L)
+  if (anyNA(secs)) {
+    stop("hookrun: `config events --timeouts` printed lines that are not `EVENT<TAB>SECONDS`: ",
+         paste(.hookrun_lines(out$stdout), collapse = "; "), call. = FALSE)
+  }
+  secs
 }
 
 .hookrun_lines <- function(text) {
@@ -245,7 +277,7 @@ hookrun_hooks <- function(config = NULL, events = NULL,
   # still gets a deputy answer, a deny where hookrun fails closed.
   out <- .hookrun_exec(state$bin, c("run", "--dialect", "deputy", "--event", event,
                                     state$config_args),
-                       file, state$timeout, paste("run on", event))
+                       file, state$timeouts[[event]], paste("run on", event))
   if (!is.null(out$problem)) return(.hookrun_fail(state, event, out$problem))
   answer <- .hookrun_parse(out$stdout)
   if (is.character(answer)) {

@@ -50,6 +50,31 @@ check("timeout, fail_mode = \"deputy\": an R error, which deputy turns into a de
   expect_equal(length(r$reg$last_errors()), 1L, "recorded as a hook error")
 }))
 
+# The per-event timeouts a matcher's callback runs hookrun with.
+timeouts_of <- function(hook) get("state", envir = environment(hook$callback))$timeouts
+
+check("timeout = NULL: per event from hookrun, which ends its slow hook itself and its deny is kept", with_deputy("s7", {
+  unlink(file.path(out, "slow.started"))
+  hooks <- hookrun_hooks(config = fixture("slow-own-timeout.toml"), fail_mode = "open", bin = bin)
+  expect_equal(timeouts_of(hooks$PreToolUse)[["PreToolUse"]], 6,
+               "the hook's 1 s and hookrun's 5 s margin")
+  reg <- registry(hooks)
+  t0 <- Sys.time()
+  res <- capture(pre_tool(reg, "run_bash", list(command = "ls")))
+  took <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
+  expect(took < 5, sprintf("the call took %.1f s", took))
+  expect_equal(res$value$permission, "deny", "hookrun's closed hook denies, even under the adapter's open mode")
+  expect_match(res$value$reason, "timed out", "hookrun's reason")
+  expect(length(res$warnings) == 0L, "no adapter failure")
+  tree_gone()
+  explicit <- hookrun_hooks(config = fixture("slow-own-timeout.toml"), timeout = 2.5, bin = bin)
+  expect_equal(timeouts_of(explicit$PreToolUse)[["PreToolUse"]], 2.5,
+               "a number given overrides")
+  fallback <- hookrun_hooks(events = "PreToolUse", bin = file.path(out, "no-such-hookrun"))
+  expect_equal(timeouts_of(fallback$PreToolUse)[["PreToolUse"]], 60,
+               "60 s where hookrun cannot say")
+}))
+
 for (mode in c("deputy", "closed", "open")) {
   check(sprintf("hookrun missing (bin = a nonexistent path), fail_mode = \"%s\"", mode), with_deputy("s7", {
     missing_bin <- file.path(out, "no-such-hookrun")

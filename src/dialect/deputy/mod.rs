@@ -145,6 +145,12 @@ impl super::protocol::Protocol for Deputy {
         normalize(obj)
     }
 
+    fn default_timeout(&self, _event: &str) -> Option<std::time::Duration> {
+        // deputy waits 60 s for a hook's answer by default (its
+        // `promise_timeout`); a hook that sets no timeout gets as long.
+        Some(std::time::Duration::from_secs(60))
+    }
+
     fn fires(&self, event: &str) -> bool {
         events::fires(event)
     }
