@@ -72,29 +72,20 @@ fn events_for(config: &Config, dialect: Dialect) -> (Vec<(String, u64)>, Vec<Str
             .collect();
         return (names, missing);
     }
-    let (fired, missing): (Vec<String>, Vec<String>) = match dialect {
-        Dialect::Deputy => used_events(config)
-            .into_iter()
-            .partition(|e| crate::dialect::deputy::events::fires(e)),
-        _ => (used_events(config), Vec::new()),
+    // A hook that sets no timeout gets the caller's default.
+    let default = |e: &str| {
+        crate::dialect::protocol(dialect)
+            .default_timeout(e)
+            .unwrap_or_else(|| crate::events::default_timeout(e))
     };
-    let names = fired
-        .into_iter()
-        .map(|model| {
-            // A hook that sets no timeout gets the caller's default.
-            let default = |e: &str| {
-                crate::dialect::protocol(dialect)
-                    .default_timeout(e)
-                    .unwrap_or_else(|| crate::events::default_timeout(e))
-            };
-            let secs = timeout_secs(config, &model, &default);
-            let name = match dialect {
-                Dialect::PydanticDeep => crate::dialect::pydantic::snake(&model),
-                _ => model,
-            };
-            (name, secs)
-        })
-        .collect();
+    let mut names = Vec::new();
+    let mut missing = Vec::new();
+    for model in used_events(config) {
+        match crate::dialect::event_name(dialect, &model) {
+            Some(name) => names.push((name, timeout_secs(config, &model, &default))),
+            None => missing.push(model),
+        }
+    }
     (names, missing)
 }
 

@@ -46,10 +46,11 @@ pub fn protocol(dialect: Dialect) -> &'static dyn Protocol {
         .unwrap_or(&claude::Claude)
 }
 
-/// Whether a dialect's agent fires an event of hookrun's model.
+/// A dialect's own name for an event of hookrun's model; `None` where its
+/// agent never fires it.
 #[must_use]
-pub fn fires(dialect: Dialect, event: &str) -> bool {
-    protocol(dialect).fires(event)
+pub fn event_name(dialect: Dialect, event: &str) -> Option<String> {
+    protocol(dialect).event_name(event)
 }
 
 /// The dialects whose hooks file `convert --to` can write.

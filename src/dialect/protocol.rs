@@ -36,10 +36,12 @@ pub trait Protocol: Sync {
         (name, obj)
     }
 
-    /// Whether this agent fires an event of hookrun's model (what `check`
-    /// asks of a test case); `true` unless the dialect knows its list.
-    fn fires(&self, _event: &str) -> bool {
-        true
+    /// This agent's own name for an event of hookrun's model; `None`
+    /// where the agent never fires it (what `check` asks of a test case,
+    /// and `config events` prints). The model's name unless the dialect
+    /// knows better.
+    fn event_name(&self, event: &str) -> Option<String> {
+        Some(event.to_owned())
     }
 
     /// The timeout of a hook that sets none, where this agent's own default

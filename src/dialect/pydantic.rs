@@ -96,8 +96,7 @@ pub fn payload(
 
 /// pydantic-deep's name for an event of the model (its tool events are
 /// snake_case; lifecycle events keep their names).
-#[must_use]
-pub fn snake(event: &str) -> String {
+fn snake(event: &str) -> String {
     match event {
         "PreToolUse" => "pre_tool_use",
         "PostToolUse" => "post_tool_use",
@@ -390,6 +389,10 @@ impl super::protocol::Protocol for PydanticDeep {
     fn hook_env(&self, _project_dir: &str) -> Vec<(String, String)> {
         // pydantic-deep sets no project-directory variable for its hooks.
         Vec::new()
+    }
+
+    fn event_name(&self, event: &str) -> Option<String> {
+        Some(snake(event))
     }
 
     fn payload(&self, event: &Event) -> Option<Vec<u8>> {

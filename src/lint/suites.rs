@@ -81,7 +81,7 @@ fn check_case(path: &Path, text: &str, index: usize, case: &Case) -> Option<Diag
                 given_name(&ev)
             ),
         ),
-        Ok(ev) if !crate::dialect::fires(ev.dialect, &ev.name) => found(
+        Ok(ev) if crate::dialect::event_name(ev.dialect, &ev.name).is_none() => found(
             Code::UnknownEvent,
             format!(
                 "case {:?}: {} never fires `{}`",

@@ -71,6 +71,10 @@ pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>
         from_context("session_id").or_else(|| from_context("run_id")),
     );
     add(&mut f, "tool_use_id", from_context("tool_call_id"));
+    if matches!(name.as_str(), "Stop" | "SubagentStop") {
+        let active = context.get("stop_hook_active").and_then(Value::as_bool);
+        add(&mut f, "stop_hook_active", Some(Value::Bool(active == Some(true))));
+    }
     match name.as_str() {
         "PostToolUse" | "PostToolUseFailure" => {
             let result = f.get("tool_result").cloned();
@@ -85,13 +89,6 @@ pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>
                 Some(from_context("tool_input").unwrap_or_else(|| Value::Object(Map::new()))),
             );
         }
-        "Stop" | "SubagentStop" => {
-            let active = context.get("stop_hook_active").and_then(Value::as_bool);
-            add(&mut f, "stop_hook_active", Some(Value::Bool(active == Some(true))));
-        }
-        _ => {}
-    }
-    match name.as_str() {
         "SubagentStart" | "SubagentStop" => {
             let agent = f.get("agent_name").cloned();
             add(&mut f, "agent_type", agent);
@@ -151,8 +148,8 @@ impl super::protocol::Protocol for Deputy {
         Some(std::time::Duration::from_secs(60))
     }
 
-    fn fires(&self, event: &str) -> bool {
-        events::fires(event)
+    fn event_name(&self, event: &str) -> Option<String> {
+        events::fires(event).then(|| event.to_owned())
     }
 
     fn hooks_read_caller_bytes(&self) -> bool {
