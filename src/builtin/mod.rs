@@ -26,6 +26,7 @@ mod inline_code;
 mod literals;
 mod obscured;
 mod path_lists;
+mod paths_code;
 pub mod r_code;
 pub mod resolve;
 mod secret_rules;

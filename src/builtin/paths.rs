@@ -14,11 +14,9 @@ use super::guard::{Entry, Guard, Verdict, options};
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
 use super::expand;
+use super::paths_code;
 use super::sensitive_names;
-use super::shell_glob;
-use super::shell_paths;
 pub use super::tools::Access;
-use super::r_code::{self, Act};
 use super::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
@@ -300,10 +298,16 @@ impl Guard for ProtectPaths {
         }
         let tool = event.str_field("tool_name").to_ascii_lowercase();
         if SHELL_TOOLS.contains(&tool.as_str()) {
-            return self.shell_command(event, project);
+            if !self.shell {
+                return Verdict::Pass;
+            }
+            return paths_code::shell_command(self, event, project, self.r_code);
         }
         if R_CODE_TOOLS.contains(&tool.as_str()) {
-            return self.r_code(event, project);
+            if !self.r_code {
+                return Verdict::Pass;
+            }
+            return paths_code::r_code(self, event, project, self.shell, self.deny_traversal);
         }
         let access = if READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
@@ -334,136 +338,25 @@ impl Guard for ProtectPaths {
     }
 }
 
-impl ProtectPaths {
-    /// A shell tool's command: each path it reads or writes is judged
-    /// against the deny lists and write roots. Traversal (`..`) is not
-    /// judged here: `cd ..`-style relative paths are everyday shell use,
-    /// and what they reach is still judged by the lists.
-    fn shell_command(&self, event: &Event, project: &Path) -> Verdict {
-        if !self.shell {
-            return Verdict::Pass;
-        }
-        let empty = serde_json::Map::new();
-        let input = event.tool_input().unwrap_or(&empty);
-        let line_len = |v: &serde_json::Value| match v {
-            serde_json::Value::String(s) => s.len(),
-            serde_json::Value::Array(a) => a.iter().filter_map(|x| x.as_str()).map(str::len).sum(),
-            _ => 0,
-        };
-        let command = input.get("command").or_else(|| input.get("cmd"));
-        r_code::reset(command.map_or(0, line_len));
-        let touched = match command {
-            Some(serde_json::Value::String(line)) => shell_paths::touched(line, self.r_code),
-            Some(serde_json::Value::Array(argv)) => {
-                let argv: Vec<String> = argv
-                    .iter()
-                    .filter_map(|a| a.as_str().map(str::to_owned))
-                    .collect();
-                shell_paths::touched_argv(&argv, self.r_code)
-            }
-            _ => return Verdict::Pass,
-        };
-        let cwd = event_cwd(event, input, project);
-        match self.shell_paths(touched, &cwd, project) {
-            Some(why) => Verdict::Deny(format!("shell command: {why}")),
-            None => Verdict::Pass,
-        }
-    }
-
-    /// Why one of the paths a shell command touches is denied.
-    fn shell_paths(
+impl paths_code::Judge for ProtectPaths {
+    fn judge(
         &self,
-        touched: Vec<shell_paths::Touched>,
+        raw: &str,
+        pattern: bool,
+        access: Access,
         cwd: &Path,
         project: &Path,
+        traversal: bool,
     ) -> Option<String> {
-        let touched = touched.into_iter().flat_map(|t| {
-            // `cat {.env,x}`, `cat .env{,}`: each word the braces make.
-            let words = expand::braces(&t.text);
-            words.into_iter().map(move |text| shell_paths::Touched { text, ..t.clone() })
-        });
-        for t in touched {
-            // A glob is judged as text (its directory, and as a whole) and
-            // by the files the shell would expand it to here.
-            let expanded = if t.pattern {
-                shell_glob::expand(&absolute(&t.text, cwd, &self.home)).unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            let why = self
-                .judge(&t.text, t.pattern, t.access, cwd, project, false)
-                .or_else(|| {
-                    expanded.iter().find_map(|p| {
-                        let p = p.display().to_string();
-                        self.judge(&p, false, t.access, cwd, project, false)
-                            .map(|why| format!("`{}` expands to `{p}`: {why}", t.text))
-                    })
-                });
-            if why.is_some() {
-                return why;
-            }
-        }
-        None
+        ProtectPaths::judge(self, raw, pattern, access, cwd, project, traversal)
     }
 
-    /// R code (deputy's `run_r_code`): each file it reads or writes with a
-    /// literal path is judged as the Read or Write tool's path would be;
-    /// its file operations (`unlink`, `file.copy`, …) as the shell
-    /// commands doing the same, and, with `shell` on, the shell commands
-    /// it runs.
-    fn r_code(&self, event: &Event, project: &Path) -> Verdict {
-        if !self.r_code {
-            return Verdict::Pass;
-        }
-        let empty = serde_json::Map::new();
-        let input = event.tool_input().unwrap_or(&empty);
-        let Some(code) = input.get("code").and_then(serde_json::Value::as_str) else {
-            return Verdict::Pass;
-        };
-        let cwd = event_cwd(event, input, project);
-        r_code::reset(code.len());
-        let why = r_code::each_use(code, &mut |u| {
-            let why = match u.act {
-                Act::Reads | Act::Writes if u.text.contains(['*', '?', '[']) => {
-                    self.check_pattern(&u.text, access(u.act), &cwd, project)
-                }
-                Act::Reads | Act::Writes => {
-                    self.judge(&u.text, false, access(u.act), &cwd, project, self.deny_traversal)
-                }
-                Act::Does => self.shell_paths(shell_paths::touched(&u.text, true), &cwd, project),
-                Act::Runs if self.shell => {
-                    self.shell_paths(shell_paths::touched(&u.text, true), &cwd, project)
-                }
-                _ => None,
-            };
-            why.map(|w| format!("R `{}(…)`: {w}", u.by))
-        });
-        why.map_or(Verdict::Pass, Verdict::Deny)
+    fn check_pattern(&self, raw: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
+        ProtectPaths::check_pattern(self, raw, access, cwd, project)
     }
-}
 
-/// The access an R use makes.
-fn access(act: Act) -> Access {
-    if act == Act::Reads {
-        Access::Read
-    } else {
-        Access::Write
-    }
-}
-
-/// The directory relative paths start from: the shell tool's own `workdir`
-/// (Codex) or `dir_path` (Gemini) when given, else the event's `cwd`, else
-/// the project.
-fn event_cwd(event: &Event, input: &serde_json::Map<String, serde_json::Value>, project: &Path) -> PathBuf {
-    let given = ["workdir", "dir_path", "directory"]
-        .iter()
-        .find_map(|k| input.get(*k).and_then(serde_json::Value::as_str))
-        .unwrap_or_else(|| event.str_field("cwd"));
-    let cwd = Path::new(given);
-    if cwd.is_absolute() {
-        cwd.to_path_buf()
-    } else {
-        project.join(cwd)
+    fn home(&self) -> &Path {
+        &self.home
     }
 }
 
