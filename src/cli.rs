@@ -240,6 +240,9 @@ pub struct BuiltinArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub fail_mode: Option<FailMode>,
 
+    #[command(flatten)]
+    pub on_error: OnErrorArg,
+
     /// The agent whose format JSON config files are in (claude, codex,
     /// gemini, cursor, copilot), for a file whose path and content do not
     /// say it: several agents name their file `hooks.json` [default: from
@@ -300,6 +303,46 @@ pub struct ConvertArgs {
 }
 
 /// Output formats of `test`.
+/// What `run` and `serve` answer when hookrun itself cannot evaluate an
+/// event (`--on-error`, `HOOKRUN_ON_ERROR`). It lives on the command line
+/// and in the environment, never in a config file: the file that would
+/// hold it may be the one that cannot be read.
+/// `--on-error`, shared by the commands agents run as hooks.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct OnErrorArg {
+    /// What hookrun answers when it cannot evaluate everything configured
+    /// (a config or layer it cannot read, a handler type it cannot run, a
+    /// resource limit, its own error): `block` blocks the events that can
+    /// block, in the caller's shape, saying where and why (on Stop only
+    /// while `stop_hook_active` is false; on PostToolUse the output is
+    /// withheld); `allow` reports the error and lets the event through.
+    #[arg(
+        long = "on-error",
+        value_enum,
+        value_name = "WHAT",
+        env = "HOOKRUN_ON_ERROR",
+        default_value = "block"
+    )]
+    pub value: OnError,
+}
+
+impl OnErrorArg {
+    /// Whether hookrun's own failure blocks (`--on-error block`).
+    #[must_use]
+    pub fn blocks(self) -> bool {
+        self.value == OnError::Block
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum OnError {
+    /// Block what can be blocked, saying where and why.
+    #[default]
+    Block,
+    /// Report the error and let the event through.
+    Allow,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TestFormat {
     /// A line per case, then `N passed, N failed`.
@@ -453,6 +496,9 @@ pub struct RunArgs {
     /// and the default for TOML files that do not set one.
     #[arg(long, value_enum, value_name = "MODE")]
     pub fail_mode: Option<FailMode>,
+
+    #[command(flatten)]
+    pub on_error: OnErrorArg,
 
     /// Write a JSON report of every configured hook (matched or skipped and
     /// why, exit status, duration, answer) to FILE, or to stderr with `-`.

@@ -72,6 +72,10 @@ pub struct Plan {
     pub considered: Vec<Considered>,
     pub selected: Vec<Selected>,
     pub notices: Vec<String>,
+    /// Hooks that match the event but that hookrun cannot run (`http`,
+    /// `prompt`, `agent`, `mcp_tool` handlers), each said with its file
+    /// and key.
+    pub unevaluated: Vec<String>,
 }
 
 /// Selects the hooks of `config` that run for `event`.
@@ -142,14 +146,7 @@ pub fn select(config: &Config, event: &Event) -> Plan {
     let mut keep = Vec::new();
     for mut sel in std::mem::take(&mut plan.selected) {
         let hook = &config.hooks[sel.hook];
-        let skip = if let Action::Unsupported { kind } = &hook.action {
-            plan.notices.push(format!(
-                "{} `{}`: hookrun does not run {kind}s; skipped",
-                hook.origin.file.display(),
-                hook.origin.key
-            ));
-            Some(Skip::Unsupported { kind: kind.clone() })
-        } else if let Some(rule) = &hook.if_rule {
+        let skip = if let Some(rule) = &hook.if_rule {
             if !tool_event {
                 Some(Skip::IfOnNonToolEvent { rule: rule.clone() })
             } else if crate::if_rule::admits(rule, tool_name, tool_input, cwd) {
@@ -159,6 +156,19 @@ pub fn select(config: &Config, event: &Event) -> Plan {
             }
         } else {
             None
+        };
+        let skip = match (&hook.action, skip) {
+            (Action::Unsupported { kind }, None) => {
+                // A handler that would run but that hookrun cannot run: what
+                // it would have answered is unknown (the trust rule decides).
+                plan.unevaluated.push(format!(
+                    "{} `{}`: hookrun cannot run {kind}s, so this event was not fully evaluated",
+                    hook.origin.file.display(),
+                    hook.origin.key
+                ));
+                Some(Skip::Unsupported { kind: kind.clone() })
+            }
+            (_, skip) => skip,
         };
         if let Some(skip) = skip {
             if let Some(c) = plan.considered.iter_mut().find(|c| c.hook == sel.position) {

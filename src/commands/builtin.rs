@@ -13,15 +13,27 @@ use crate::pipeline;
 /// Runs the built-in on the event on stdin; prints and exits like `run`.
 ///
 /// # Errors
-/// Bad options or a bad event (a block under `--fail-mode closed`).
+/// Bad options or a bad event: a block unless `--on-error allow` (and even
+/// then under `--fail-mode closed`).
 pub fn execute(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
-    run(args).map_err(|e| e.closed_if(args.fail_mode == Some(FailMode::Closed)))
+    let blocks = args.on_error.blocks() || args.fail_mode == Some(FailMode::Closed);
+    let built = crate::builtin::options_from_args(args.options.as_deref(), &args.option)
+        .and_then(|options| Builtin::new(&args.name, options, args.mode))
+        .map_err(|why| Error::Usage(why).closed_if(blocks));
+    match built {
+        Ok(builtin) => run(args, builtin).map_err(|e| e.closed_if(blocks)),
+        // The event is still unread: a block can be in its shape.
+        Err(e) if e.blocks() => Ok(super::run::block_unread_event(
+            &e,
+            args.event.as_deref(),
+            None,
+            std::time::Duration::from_secs(30),
+        )),
+        Err(e) => Err(e),
+    }
 }
 
-fn run(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
-    let options = crate::builtin::options_from_args(args.options.as_deref(), &args.option)
-        .map_err(Error::Usage)?;
-    let builtin = Builtin::new(&args.name, options, args.mode).map_err(Error::Usage)?;
+fn run(args: &BuiltinArgs, builtin: Builtin) -> Result<ExitStatus, Error> {
     let raw = event::read_capped(
         std::io::stdin().lock(),
         crate::config::Limits::default().max_event_bytes,

@@ -20,11 +20,10 @@ const MAX_DEPTH: u32 = 8;
 /// An interruption, or hookrun's own error where no guard fails closed.
 pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
-    let cli_closed = args.fail_mode == Some(FailMode::Closed);
     let config = match load_config(args) {
         Ok(c) => c,
         Err(e) => {
-            let e = e.closed_if(cli_closed);
+            let e = e.closed_if(own_errors_block(args, false));
             if !e.blocks() {
                 return Err(e);
             }
@@ -50,7 +49,15 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     for w in warnings(&config, &event) {
         output::diagnostic(&w);
     }
-    run_event(&config, &event, depth, args.report.as_deref(), started)
+    run_event(&config, &event, args, depth, started)
+}
+
+/// Whether hookrun's own failure on an event blocks it (where the event
+/// can block): unless the user chose `--on-error allow`, it does; a guard
+/// that asked to fail closed (`fail_mode = "closed"` in a layer that could
+/// be read, `--fail-mode closed`) keeps it blocking even then.
+pub(crate) fn own_errors_block(args: &RunArgs, config_closed: bool) -> bool {
+    args.on_error.blocks() || config_closed || args.fail_mode == Some(FailMode::Closed)
 }
 
 fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
@@ -109,7 +116,7 @@ pub(crate) fn admit(
                 }
             }
             return Err(Refusal {
-                error: e.closed_if(config.any_closed),
+                error: e.closed_if(own_errors_block(args, config.any_closed)),
                 event: named_only(args.event.as_deref(), args.dialect),
             });
         }
@@ -139,7 +146,7 @@ pub(crate) fn admit(
     match problem {
         None => Ok(event),
         Some(e) => Err(Refusal {
-            error: e.closed_if(config.any_closed),
+            error: e.closed_if(own_errors_block(args, config.any_closed)),
             event: Some(Box::new(event)),
         }),
     }
@@ -197,9 +204,18 @@ fn named_only(
         .map(Box::new)
 }
 
-/// hookrun's own block in the event's dialect.
+/// hookrun's own block in the event's dialect: what went wrong, and that
+/// the block is hookrun's because of it.
 fn own_block(event: &Event, e: &Error) -> Rendered {
-    crate::dialect::render_own_block(event, &format!("hookrun: {e}"))
+    crate::dialect::render_own_block(event, &own_reason(e))
+}
+
+/// The reason of hookrun's own block: the error (file, line, key and fix
+/// for a config), and what lets such events through.
+pub(crate) fn own_reason(e: &Error) -> String {
+    format!(
+        "hookrun: {e} (blocked because hookrun could not evaluate every configured hook; unless a guard fails closed, `--on-error allow` lets such events through)"
+    )
 }
 
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
@@ -243,13 +259,13 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
 fn run_event(
     config: &Config,
     event: &Event,
+    args: &RunArgs,
     depth: u32,
-    report_path: Option<&std::path::Path>,
     started: std::time::Instant,
 ) -> Result<ExitStatus, Error> {
-    let (eval, rendered) = handle(config, event, depth, started)?;
+    let (eval, rendered) = handle(config, event, args, depth, started)?;
     output::emit(&rendered);
-    if let Some(path) = report_path {
+    if let (Some(path), Some(eval)) = (args.report.as_deref(), eval) {
         if let Err(source) = output::write_report(path, &eval.report(config, event)) {
             // The decision is already out; a lost report is reported, not fatal.
             output::diagnostic(
@@ -265,28 +281,57 @@ fn run_event(
 }
 
 /// Evaluates one event and writes its audit line: what `run` and `serve`
-/// share. An audit line that cannot be written is reported, and blocks
-/// where a guard fails closed.
+/// share. hookrun's own failure while evaluating (no runtime, no audit
+/// line written) is reported, and blocks unless `--on-error allow`; the
+/// evaluation is `None` when there was none to report.
 ///
 /// # Errors
-/// hookrun's own failures (see `pipeline::evaluate`).
+/// An interruption, or hookrun's own failure under `--on-error allow`.
 pub(crate) fn handle(
     config: &Config,
     event: &Event,
+    args: &RunArgs,
     depth: u32,
     started: std::time::Instant,
-) -> Result<(pipeline::Evaluation, crate::rendered::Rendered), Error> {
-    let eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
+) -> Result<(Option<pipeline::Evaluation>, crate::rendered::Rendered), Error> {
+    let blocks = own_errors_block(args, config.any_closed);
+    let mut ctx = pipeline::Context::from_env(depth);
+    ctx.own_errors_block = blocks;
+    let eval = match pipeline::evaluate(config, event, &ctx) {
+        Ok(eval) => eval,
+        Err(e) => {
+            let e = e.closed_if(blocks);
+            if !e.blocks() {
+                return Err(e);
+            }
+            return Ok((None, own_block(event, &e)));
+        }
+    };
     let mut rendered = eval.rendered.clone();
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
         if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {
-            if config.any_closed {
-                rendered = crate::dialect::render_own_block(event, &format!("hookrun: {why}"));
+            if blocks {
+                // The hooks' own answers stand; the lost line is added on top.
+                let mut d = eval.decision.clone();
+                let reason = own_reason(&Error::Internal(format!("no audit line written: {why}")));
+                crate::decision::own_failure(
+                    &mut d,
+                    &event.name,
+                    eval.family,
+                    &event.fields,
+                    reason,
+                );
+                rendered = crate::dialect::protocol(event.dialect).render(
+                    event,
+                    eval.family,
+                    &d,
+                    &eval.notices,
+                );
             } else {
                 rendered.stderr.push(format!("hookrun: {why}"));
             }
         }
     }
-    Ok((eval, rendered))
+    Ok((Some(eval), rendered))
 }

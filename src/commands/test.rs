@@ -120,6 +120,7 @@ fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Ve
         project_dir: project,
         depth: 0,
         timeout_cap: Some(s.timeout),
+        own_errors_block: true,
     };
     let eval = pipeline::evaluate(config, &ev, &ctx)?;
     let mut ran: Vec<(String, String)> = eval

@@ -1,10 +1,11 @@
 //! A command line that does not parse. For the commands an agent runs as a
-//! hook (`run`, `serve`, `builtin`), exit 2 would read as "block" to every
-//! agent (on a Stop hook: never stop), so a mistyped flag in the agent's
-//! settings exits 1, hookrun's own error, unless `--fail-mode closed` is
-//! among the arguments: then `run` and `builtin` answer with a block in the
-//! caller's shape. `check`, `test` and the others keep clap's 2 for usage
-//! errors, as ruff and grep do.
+//! hook (`run`, `builtin`), a mistyped flag in the agent's settings means
+//! hookrun cannot evaluate the event: it answers with a block in the
+//! caller's shape (on Stop only while `stop_hook_active` is false), unless
+//! `--on-error allow` is among the arguments or `HOOKRUN_ON_ERROR=allow`
+//! (then exit 1, a non-blocking error to every agent). `serve` cannot
+//! answer a stream it never started: exit 1. `check`, `test` and the
+//! others keep clap's 2 for usage errors, as ruff and grep do.
 
 use std::ffi::OsString;
 
@@ -34,11 +35,14 @@ pub fn answer(err: &clap::Error, raw: &[OsString]) -> ExitStatus {
     if !HOOK_COMMANDS.contains(&command.as_str()) {
         return exit_code(err);
     }
-    let closed = words
-        .windows(2)
-        .any(|w| w[0] == "--fail-mode" && w[1] == "closed")
-        || words.iter().any(|w| w == "--fail-mode=closed");
-    if closed && command != "serve" {
+    let said = |flag: &str, value: &str| {
+        words.windows(2).any(|w| w[0] == flag && w[1] == value)
+            || words.iter().any(|w| *w == format!("{flag}={value}"))
+    };
+    let allowed = said("--on-error", "allow")
+        || std::env::var("HOOKRUN_ON_ERROR").is_ok_and(|v| v == "allow");
+    let blocks = !allowed || said("--fail-mode", "closed");
+    if blocks && command != "serve" {
         let message = err
             .to_string()
             .lines()

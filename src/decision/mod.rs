@@ -49,10 +49,8 @@ pub fn merge(
     m.finish()
 }
 
-/// A block hookrun makes itself (a closed guard whose input, config or audit
-/// log failed), as the decision a blocking hook would have produced, so that
-/// every caller's dialect renders it in its own shape. On events that cannot
-/// block it is a notice, as any hook's block there.
+/// hookrun's own failure on an event (a config it cannot read, a handler
+/// it cannot run, a limit it hit), as a fresh decision: see [`own_failure`].
 #[must_use]
 pub fn own_block(
     event: &str,
@@ -60,7 +58,94 @@ pub fn own_block(
     fields: &Map<String, Value>,
     reason: String,
 ) -> Decision {
-    let mut m = Merger::new(event, family, fields);
-    m.block(Permission::Deny, reason);
-    m.finish()
+    let mut d = Decision::default();
+    own_failure(&mut d, event, family, fields, reason);
+    d
+}
+
+/// Applies hookrun's own failure to a decision, so that an event hookrun
+/// could not fully evaluate is never let through by what it did evaluate:
+///
+/// - where the event can block, it blocks with `reason` (a deny wins over
+///   every allow, and a rewrite is dropped, as a hook's deny would);
+/// - on Stop and SubagentStop a block means "keep working": it blocks only
+///   while `stop_hook_active` is false, so a broken config cannot keep an
+///   agent working for ever; after that it is a notice;
+/// - on PostToolUse the tool already ran: the block is feedback, and the
+///   output the model would see is withheld (replaced by the reason);
+/// - on events that cannot block it is a notice.
+///
+/// The reason is also a system message, so the user sees it as well as the
+/// model.
+pub fn own_failure(
+    d: &mut Decision,
+    event: &str,
+    family: Family,
+    fields: &Map<String, Value>,
+    reason: String,
+) {
+    let stop_active = fields.get("stop_hook_active") == Some(&Value::Bool(true));
+    if family == Family::Stop && stop_active {
+        d.system_messages.push(reason);
+        return;
+    }
+    let blocks = matches!(
+        family,
+        Family::PreTool
+            | Family::PermissionRequest
+            | Family::Prompt
+            | Family::Stop
+            | Family::PostTool
+            | Family::TaskCreated
+    ) || matches!(
+        event,
+        "PreModelSwitch" | "PreCompact" | "ConfigChange" | "Elicitation" | "ElicitationResult"
+    );
+    if blocks {
+        // A block carries its reason to the model; the user sees it too.
+        d.system_messages.push(reason.clone());
+    }
+    match family {
+        Family::PreTool => deny_permission(d, reason),
+        Family::Generic if event == "PreModelSwitch" => deny_permission(d, reason),
+        _ => {
+            let mut m = Merger::new(event, family, fields);
+            m.d = std::mem::take(d);
+            m.block(Permission::Deny, reason.clone());
+            *d = m.d;
+            if family == Family::PermissionRequest {
+                d.blocked = true;
+                d.permission = Some(Permission::Deny);
+            }
+            if event == "PostToolUse" {
+                let field = if fields
+                    .get("tool_name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.to_ascii_lowercase().starts_with("mcp__"))
+                {
+                    "updatedMCPToolOutput"
+                } else {
+                    "updatedToolOutput"
+                };
+                d.specific.remove("updatedToolOutput");
+                d.specific.remove("updatedMCPToolOutput");
+                d.specific.insert(
+                    field.into(),
+                    Value::String(format!("[output withheld] {reason}")),
+                );
+            }
+        }
+    }
+}
+
+/// A deny that wins over every other permission: the reasons of a weaker
+/// permission are dropped with it, and so is any rewrite.
+fn deny_permission(d: &mut Decision, reason: String) {
+    if d.permission != Some(Permission::Deny) {
+        d.reasons.clear();
+    }
+    d.permission = Some(Permission::Deny);
+    d.blocked = true;
+    d.updated_input = None;
+    d.reasons.push(reason);
 }

@@ -62,6 +62,9 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
     if rewrites::judge_rewritten_input(config, event, Path::new(&ctx.project_dir), &mut eval) {
         merge_into(config, event, chained.as_ref(), &mut eval);
     }
+    if !eval.plan.unevaluated.is_empty() {
+        cannot_evaluate(config, event, ctx, &mut eval);
+    }
     eval.decision.hook_exit_codes = eval
         .runs
         .iter()
@@ -91,6 +94,30 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
         crate::dialect::protocol(event.dialect).render(event, family, &eval.decision, &notices);
     eval.notices = notices;
     Ok(eval)
+}
+
+/// Hooks that match but that hookrun cannot run: their answers are
+/// unknown, so the event blocks where it can (the trust rule:
+/// `decision::own_failure`) unless the user chose `--on-error allow`;
+/// either way each is said.
+fn cannot_evaluate(config: &Config, event: &Event, ctx: &Context, eval: &mut Evaluation) {
+    let what = eval.plan.unevaluated.join("; ");
+    if ctx.own_errors_block || config.any_closed {
+        let reason = format!(
+            "hookrun: {what}; blocking because hookrun cannot evaluate every configured hook (run it with `--on-error allow` to let such events through)"
+        );
+        decision::own_failure(
+            &mut eval.decision,
+            &event.name,
+            eval.family,
+            &event.fields,
+            reason,
+        );
+    } else {
+        eval.plan
+            .notices
+            .push(format!("{what}; let through because of `--on-error allow`"));
+    }
 }
 
 /// Merges every answer of `eval` into its decision, then what a chain

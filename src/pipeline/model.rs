@@ -22,6 +22,9 @@ pub struct Context {
     pub depth: u32,
     /// An upper bound on every hook's timeout (`test`'s per-case limit).
     pub timeout_cap: Option<Duration>,
+    /// Whether what hookrun cannot evaluate (a handler type it cannot run)
+    /// blocks the event: `--on-error block`, the default.
+    pub own_errors_block: bool,
 }
 
 impl Context {
@@ -42,6 +45,7 @@ impl Context {
             project_dir,
             depth,
             timeout_cap: None,
+            own_errors_block: true,
         }
     }
 }

@@ -170,10 +170,13 @@ const AMBIGUOUS: &str = r#"{"version": 1, "hooks": {"preToolUse": [{"type": "com
 
 #[test]
 fn an_ambiguous_hooks_json_needs_config_format_in_every_command() {
-    let t = HookTest::new().raw_config("hooks.json", AMBIGUOUS);
+    let t = HookTest::new()
+        .raw_config("hooks.json", AMBIGUOUS)
+        .env("HOOKRUN_ON_ERROR", "allow");
     let file = t.path().join("hooks.json");
     let ev = json!({"hook_event_name": "preToolUse", "toolName": "bash", "toolArgs": "{}", "cwd": t.path()});
-    // run: an error (exit 1) naming the file and the flag, no guessing.
+    // run: an error (exit 1 under `--on-error allow`) naming the file and
+    // the flag, no guessing.
     let t = t.stdin(ev.to_string().as_bytes());
     let out = t.run();
     assert_eq!(out.code, 1, "{out:?}");

@@ -129,6 +129,7 @@ fn audit_lines_redact_secrets_and_record_every_hook() {
 #[test]
 fn unwritable_audit_log_is_reported_and_blocks_when_closed() {
     let open = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .json(settings("PreToolUse", "Bash", json!([cmd("true")])))
         .pre_tool_use("ls")
         .arg("--audit-log")
@@ -216,7 +217,19 @@ fn builtin_command_serves_claude_settings() {
         ev,
     );
     assert_eq!(o.status.code(), Some(0));
+    // An unknown built-in cannot evaluate the event: on Stop it blocks
+    // only while `stop_hook_active` is false; `--on-error allow` exits 1.
     let o = run(&["no-such-builtin"], json!({"hook_event_name": "Stop"}));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(
+        &["no-such-builtin"],
+        json!({"hook_event_name": "Stop", "stop_hook_active": true}),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(
+        &["no-such-builtin", "--on-error", "allow"],
+        json!({"hook_event_name": "Stop"}),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown built-in `no-such-builtin`"));
     // A settings file can use it as an ordinary command hook.
@@ -263,6 +276,7 @@ fn log_tools_writes_a_line_per_call() {
 #[test]
 fn builtin_config_errors_are_located() {
     let out = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .raw_config(
             "h.toml",
             "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-command\"\n",
@@ -277,6 +291,7 @@ fn builtin_config_errors_are_located() {
         out.stderr
     );
     let out = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .raw_config("h.toml", "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"protect-paths\"\n[hooks.options]\nallowed_roots = [\"/x\"]\n")
         .pre_tool_use("ls")
         .run();
@@ -288,6 +303,7 @@ fn builtin_config_errors_are_located() {
         out.stderr
     );
     let out = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .raw_config(
             "h.toml",
             "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"log-tools\"\ncommand = \"true\"\n",

@@ -5,7 +5,9 @@ use serde_json::json;
 use crate::support::{HookTest, cmd, settings};
 
 fn base() -> HookTest {
-    HookTest::new().json(settings("PreToolUse", "Bash", json!([cmd("touch ran")])))
+    HookTest::new()
+        .json(settings("PreToolUse", "Bash", json!([cmd("touch ran")])))
+        .env("HOOKRUN_ON_ERROR", "allow")
 }
 
 #[test]

@@ -4,8 +4,12 @@ use serde_json::json;
 
 use crate::support::{HookTest, cmd, settings};
 
+/// hookrun's answer to a broken config when the user chose to let such
+/// events through: exit 1 and the error on stderr (`on_error.rs` has the
+/// default, a block).
 fn run_with(name: &str, text: &str) -> crate::support::Out {
     HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .raw_config(name, text)
         .pre_tool_use("ls")
         .run()
@@ -90,6 +94,7 @@ fn json_syntax_error_names_line_and_column() {
 #[test]
 fn missing_config_file() {
     let out = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .arg("--config")
         .arg("nope.toml")
         .pre_tool_use("ls")
@@ -156,6 +161,7 @@ fn unsupported_handler_types_are_reported_and_skipped() {
     let out = HookTest::new()
         .json(settings("PreToolUse", "Bash", json!([{"type": "prompt", "prompt": "is this ok?"}, {"type": "http", "url": "http://127.0.0.1:1/"}])))
         .pre_tool_use("ls")
+        .env("HOOKRUN_ON_ERROR", "allow")
         .run();
     assert_eq!(out.code, 0);
     let msg = out.system_message();

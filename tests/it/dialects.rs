@@ -540,6 +540,7 @@ fn forced_event_names_of_every_agent_are_mapped() {
 fn an_unknown_forced_event_is_an_error_unless_hooks_use_it() {
     let ev = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
     let open = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n")
         .stdin(ev.as_bytes())
         .args(&["--event", "PreToolUs"])

@@ -12,6 +12,7 @@ use crate::support::{BIN, HookTest, alive, cmd, finish, settings, wait_for};
 
 fn pre(hooks: serde_json::Value) -> HookTest {
     HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .json(settings("PreToolUse", "Bash", hooks))
         .pre_tool_use("ls")
 }
@@ -183,7 +184,14 @@ fn a_caller_that_never_closes_stdin_is_bounded() {
     let config = t.path().join("settings-1.json");
     let start = Instant::now();
     let mut child = Command::new(BIN)
-        .args(["run", "--stdin-timeout", "0.5", "--config"])
+        .args([
+            "run",
+            "--on-error",
+            "allow",
+            "--stdin-timeout",
+            "0.5",
+            "--config",
+        ])
         .arg(&config)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -371,7 +371,7 @@ fn the_option_switches_categories_on_from_the_command_line() {
 #[test]
 fn an_unknown_category_is_an_error_listing_the_valid_ones() {
     let out = builtin(&["categories=[\"git-history\",\"git-histroy\"]"], "ls");
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("unknown category `git-histroy`"),
@@ -394,7 +394,7 @@ fn an_unknown_category_is_an_error_listing_the_valid_ones() {
 #[test]
 fn a_wrongly_typed_selection_is_an_error_saying_what_is_expected() {
     let out = builtin(&["categories=[1]"], "ls");
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("`categories` must be"), "{stderr}");
 }

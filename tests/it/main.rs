@@ -37,6 +37,7 @@ mod guard_structure;
 mod json_answers;
 mod merge;
 mod no_silent_allow;
+mod on_error;
 mod policy_test;
 mod process;
 mod properties;

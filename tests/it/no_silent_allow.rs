@@ -38,6 +38,7 @@ fn real_self_recursion_stops_and_follows_fail_mode() {
         )
         .unwrap();
         let t = t
+            .env("HOOKRUN_ON_ERROR", "allow")
             .arg("--config")
             .arg(config.to_str().unwrap())
             .pre_tool_use("ls");
@@ -114,21 +115,46 @@ fn hookrun(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
 }
 
 #[test]
-fn a_mistyped_flag_in_a_hook_command_is_an_error_not_a_block() {
-    // What an agent runs as a hook: 1 (a non-blocking error), never 2.
+fn a_mistyped_flag_in_a_hook_command_blocks_unless_the_user_lets_it_through() {
+    // What an agent runs as a hook cannot evaluate the event: a block in
+    // the caller's shape (pydantic-deep: the reason alone on stdout).
     for args in [
         &["run", "--confg", "x.toml"][..],
-        &["serve", "--stdio", "--no-such-flag"],
         &["builtin", "dangerous-commands", "--optoin", "x=y"],
+    ] {
+        let (code, stdout, stderr) = hookrun(args, PYDANTIC_EVENT);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.starts_with("hookrun: "), "{args:?}: {stdout}");
+        assert!(stdout.contains("unexpected argument"), "{args:?}: {stdout}");
+    }
+    // `--on-error allow`: 1, a non-blocking error to every agent; and so for
+    // `serve`, which has no stream to answer yet.
+    for args in [
+        &["run", "--on-error", "allow", "--confg", "x.toml"][..],
+        &["serve", "--stdio", "--no-such-flag"],
+        &[
+            "builtin",
+            "dangerous-commands",
+            "--on-error=allow",
+            "--optoin",
+            "x=y",
+        ],
     ] {
         let (code, _, stderr) = hookrun(args, PYDANTIC_EVENT);
         assert_eq!(code, Some(1), "{args:?}: {stderr}");
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
     }
-    // Unless the user asked hooks to fail closed: a block in the caller's
-    // shape (pydantic-deep: the reason alone on stdout).
+    // A closed guard blocks even then.
     let (code, stdout, _) = hookrun(
-        &["run", "--fail-mode", "closed", "--confg", "x.toml"],
+        &[
+            "run",
+            "--on-error",
+            "allow",
+            "--fail-mode",
+            "closed",
+            "--confg",
+            "x.toml",
+        ],
         PYDANTIC_EVENT,
     );
     assert_eq!(code, Some(2), "{stdout}");
@@ -209,6 +235,7 @@ fn events_nested_as_deep_as_agents_write_are_read_and_deeper_ones_follow_fail_mo
         .run();
     assert_eq!(out.code, 2, "read and judged: {}", out.stderr);
     let open = HookTest::new()
+        .env("HOOKRUN_ON_ERROR", "allow")
         .toml(GUARD_AND_RECORDER)
         .stdin(event(20_000).as_bytes())
         .run();

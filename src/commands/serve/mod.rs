@@ -89,8 +89,9 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
             Ok(Err(e @ Error::Interrupted { .. })) => return Err(e),
             Ok(Err(e)) => output::error_answer(&e),
             Err(e) => output::error_answer(
-                &Error::Internal(format!("the event was not handled: {e}"))
-                    .closed_if(live.config.any_closed),
+                &Error::Internal(format!("the event was not handled: {e}")).closed_if(
+                    super::run::own_errors_block(&args.run, live.config.any_closed),
+                ),
             ),
         };
         let reply = json!({"seq": seq, "exit_code": answer.exit_code, "stdout": answer.stdout, "stderr": answer.stderr.join("\n")});
@@ -128,7 +129,7 @@ fn one(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Render
         Ok(e) => e,
         Err(refusal) => return Ok(refusal.answer()),
     };
-    let (_, mut rendered) = super::run::handle(config, &event, depth, started)?;
+    let (_, mut rendered) = super::run::handle(config, &event, args, depth, started)?;
     let lints = super::run::warnings(config, &event)
         .into_iter()
         .map(|w| format!("hookrun: {w}"));
