@@ -9,7 +9,7 @@
 //! block: no exit 2, no block shape, no "blocking because" text. The shapes
 //! come from `tests/dialects/golden.json` (confirmed against the live
 //! agents) where it has a block for that dialect and family; elsewhere from
-//! the agent's documented hook output (`Shape::documented`), as noted at
+//! the agent's documented hook output (`documented`), as noted at
 //! each such row.
 //!
 //! # Adding a row
@@ -22,8 +22,9 @@
 //!   name), `args` extra arguments of `hookrun run`; it is asserted to
 //!   block with `--fail-mode closed` given in `args` and, without it, the
 //!   open-mode checks apply. Every dialect and family then runs it.
-//! - An event family of a dialect: one line in `SHAPES`, with the event
-//!   as the agent sends it and the golden case whose `expect` is the block.
+//! - An event family of a dialect: one `row` in `SHAPES`, with the event
+//!   as the agent sends it and its `Block`: `golden(case, ...)`, the golden
+//!   case whose `expect` is the block, or `documented(json, exit, ...)`.
 //! - A dialect: its `SHAPES` lines and one name in the `dialects!` list.
 
 use std::path::Path;
@@ -124,6 +125,32 @@ enum From {
     Documented(&'static str, i64),
 }
 
+/// A block as an agent reads it.
+struct Block {
+    from: From,
+    exit: Exit,
+    /// JSON pointers of the texts that carry the reason ("" for plain text).
+    reasons: &'static [&'static str],
+}
+
+/// A block from the agent's documented output.
+const fn documented(json: &'static str, exit: i64, reasons: &'static [&'static str]) -> Block {
+    Block {
+        from: From::Documented(json, exit),
+        exit: Exit::Golden,
+        reasons,
+    }
+}
+
+/// A block from a golden case.
+const fn golden(case: &'static str, exit: Exit, reasons: &'static [&'static str]) -> Block {
+    Block {
+        from: From::Golden(case),
+        exit,
+        reasons,
+    }
+}
+
 /// One dialect's block on one event family.
 struct Shape {
     dialect: &'static str,
@@ -132,273 +159,130 @@ struct Shape {
     event: &'static str,
     /// The event as the agent sends it.
     sends: &'static str,
-    from: From,
-    exit: Exit,
-    /// JSON pointers of the texts that carry the reason ("" for plain text).
-    reasons: &'static [&'static str],
+    block: &'static Block,
 }
 
-impl Shape {
-    const fn golden(
-        dialect: &'static str,
-        family: &'static str,
-        event: &'static str,
-        sends: &'static str,
-        case: &'static str,
-        exit: Exit,
-        reasons: &'static [&'static str],
-    ) -> Shape {
-        Shape {
-            dialect,
-            family,
-            event,
-            sends,
-            from: From::Golden(case),
-            exit,
-            reasons,
-        }
-    }
-
-    const fn documented(
-        dialect: &'static str,
-        family: &'static str,
-        event: &'static str,
-        sends: &'static str,
-        json: &'static str,
-        exit: i64,
-        reasons: &'static [&'static str],
-    ) -> Shape {
-        Shape {
-            dialect,
-            family,
-            event,
-            sends,
-            from: From::Documented(json, exit),
-            exit: Exit::Golden,
-            reasons,
-        }
+const fn row(
+    dialect: &'static str,
+    family: &'static str,
+    event: &'static str,
+    sends: &'static str,
+    block: &'static Block,
+) -> Shape {
+    Shape {
+        dialect,
+        family,
+        event,
+        sends,
+        block,
     }
 }
 
-const CLAUDE_PRE: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}"#;
-const CLAUDE_BLOCK: &str = r#"{"decision":"block","reason":"r"}"#;
-const CLAUDE_PRE_REASON: &[&str] = &["/hookSpecificOutput/permissionDecisionReason"];
+// Claude Code and Codex have no golden cases (hookrun's model is Claude
+// Code's own output): their blocks are the documented ones.
+const CLAUDE_PRE: Block = documented(
+    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}"#,
+    2,
+    &["/hookSpecificOutput/permissionDecisionReason"],
+);
+const CLAUDE_PERMISSION: Block = documented(
+    r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"r"}}}"#,
+    2,
+    &["/hookSpecificOutput/decision/message"],
+);
+/// Also Copilot CLI's prompt and stop block (its golden prompt case checks
+/// `"decision":"block"` and exit 2 only).
+const CLAUDE_BLOCK: Block = documented(r#"{"decision":"block","reason":"r"}"#, 2, &["/reason"]);
+/// Gemini CLI aggregates BeforeAgent and AfterAgent as BeforeTool
+/// (`mergeWithOrDecision`) and reads stdout's JSON whatever the status.
+const GEMINI_DENY: Block = golden(
+    "gemini MCP tools keep their own names (mcp_server_tool)",
+    Exit::JsonDecides,
+    &["/reason"],
+);
+const GEMINI_STOP: Block = golden(
+    "gemini AfterAgent maps to Stop; a deny forces a retry",
+    Exit::JsonDecides,
+    &["/reason"],
+);
+const CURSOR_DENY: Block = golden(
+    "cursor beforeMCPExecution maps to PreToolUse with the MCP tool",
+    Exit::Golden,
+    &["/user_message", "/agent_message"],
+);
+const CURSOR_PROMPT: Block = documented(
+    r#"{"continue":false,"user_message":"r"}"#,
+    2,
+    &["/user_message"],
+);
+/// Cursor's stop hook cannot refuse the stop; a follow-up message sends the
+/// agent on.
+const CURSOR_STOP: Block = documented(r#"{"followup_message":"r"}"#, 0, &["/followup_message"]);
+const COPILOT_DENY: Block = documented(
+    r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#,
+    2,
+    &["/permissionDecisionReason"],
+);
+/// pydantic-deep's only blocking event: the reason alone on stdout, exit 2.
+const PYDANTIC_DENY: Block = documented(r#""r""#, 2, &[""]);
+const DEPUTY_PRE: Block = golden(
+    "deputy PreToolUse exit 2 denies with the hook's own words",
+    Exit::Golden,
+    &["/args/reason"],
+);
+const DEPUTY_PERMISSION: Block = golden(
+    "deputy PermissionRequest deny is PermissionResultDeny with the message",
+    Exit::Golden,
+    &["/args/reason"],
+);
+/// deputy ignores what its UserPromptSubmit hooks return: the block is
+/// named as not carried, in `unsupported`.
+const DEPUTY_PROMPT: Block = golden(
+    "deputy UserPromptSubmit context deputy ignores is named not dropped",
+    Exit::Golden,
+    &["/unsupported/0"],
+);
+const DEPUTY_STOP: Block = golden(
+    "deputy Stop a block sends the run on with HookResultStop",
+    Exit::Golden,
+    &["/args/message"],
+);
 
-/// The blocks, per dialect and family. Claude Code and Codex have no golden
-/// cases (hookrun's model is Claude Code's own output): their shapes are the
-/// documented ones.
+const PRE: &str = "PreToolUse";
+const PERMISSION: &str = "PermissionRequest";
+const PROMPT: &str = "UserPromptSubmit";
+const STOP: &str = "Stop";
+
+/// The blocks, per dialect and family.
+#[rustfmt::skip]
 const SHAPES: &[Shape] = &[
-    Shape::documented(
-        "claude",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
-        CLAUDE_PRE,
-        2,
-        CLAUDE_PRE_REASON,
-    ),
-    Shape::documented(
-        "claude",
-        "permission request",
-        "PermissionRequest",
-        r#"{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
-        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"r"}}}"#,
-        2,
-        &["/hookSpecificOutput/decision/message"],
-    ),
-    Shape::documented(
-        "claude",
-        "prompt",
-        "UserPromptSubmit",
-        r#"{"hook_event_name":"UserPromptSubmit","prompt":"hi"}"#,
-        CLAUDE_BLOCK,
-        2,
-        &["/reason"],
-    ),
-    Shape::documented(
-        "claude",
-        "stop",
-        "Stop",
-        r#"{"hook_event_name":"Stop","stop_hook_active":false}"#,
-        CLAUDE_BLOCK,
-        2,
-        &["/reason"],
-    ),
-    Shape::documented(
-        "codex",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","turn_id":"t","model":"m"}"#,
-        CLAUDE_PRE,
-        2,
-        CLAUDE_PRE_REASON,
-    ),
-    Shape::documented(
-        "codex",
-        "prompt",
-        "UserPromptSubmit",
-        r#"{"hook_event_name":"UserPromptSubmit","prompt":"hi","session_id":"s","turn_id":"t","model":"m"}"#,
-        CLAUDE_BLOCK,
-        2,
-        &["/reason"],
-    ),
-    Shape::documented(
-        "codex",
-        "stop",
-        "Stop",
-        r#"{"hook_event_name":"Stop","stop_hook_active":false,"session_id":"s","turn_id":"t","model":"m"}"#,
-        CLAUDE_BLOCK,
-        2,
-        &["/reason"],
-    ),
-    Shape::golden(
-        "gemini",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#,
-        "gemini MCP tools keep their own names (mcp_server_tool)",
-        Exit::JsonDecides,
-        &["/reason"],
-    ),
-    // BeforeAgent is aggregated as BeforeTool (`mergeWithOrDecision`).
-    Shape::golden(
-        "gemini",
-        "prompt",
-        "UserPromptSubmit",
-        r#"{"hook_event_name":"BeforeAgent","prompt":"hi"}"#,
-        "gemini MCP tools keep their own names (mcp_server_tool)",
-        Exit::JsonDecides,
-        &["/reason"],
-    ),
-    Shape::golden(
-        "gemini",
-        "stop",
-        "Stop",
-        r#"{"hook_event_name":"AfterAgent","stop_hook_active":false}"#,
-        "gemini AfterAgent maps to Stop; a deny forces a retry",
-        Exit::JsonDecides,
-        &["/reason"],
-    ),
-    Shape::golden(
-        "cursor",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"hook_event_name":"preToolUse","conversation_id":"c","tool_name":"Shell","tool_input":{"command":"ls"}}"#,
-        "cursor beforeMCPExecution maps to PreToolUse with the MCP tool",
-        Exit::Golden,
-        &["/user_message", "/agent_message"],
-    ),
-    Shape::documented(
-        "cursor",
-        "prompt",
-        "UserPromptSubmit",
-        r#"{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","prompt":"hi"}"#,
-        r#"{"continue":false,"user_message":"r"}"#,
-        2,
-        &["/user_message"],
-    ),
-    // Cursor's stop hook cannot refuse the stop; a follow-up message sends
-    // the agent on.
-    Shape::documented(
-        "cursor",
-        "stop",
-        "Stop",
-        r#"{"hook_event_name":"stop","conversation_id":"c","loop_count":0}"#,
-        r#"{"followup_message":"r"}"#,
-        0,
-        &["/followup_message"],
-    ),
-    Shape::documented(
-        "copilot",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"hook_event_name":"preToolUse","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#,
-        r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#,
-        2,
-        &["/permissionDecisionReason"],
-    ),
-    Shape::documented(
-        "copilot",
-        "permission request",
-        "PermissionRequest",
-        r#"{"hook_event_name":"permissionRequest","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#,
-        r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#,
-        2,
-        &["/permissionDecisionReason"],
-    ),
-    // The golden case checks `"decision":"block"` and exit 2 only.
-    Shape::documented(
-        "copilot",
-        "prompt",
-        "UserPromptSubmit",
-        r#"{"hook_event_name":"userPromptSubmitted","prompt":"hi"}"#,
-        CLAUDE_BLOCK,
-        2,
-        &["/reason"],
-    ),
-    Shape::documented(
-        "copilot",
-        "stop",
-        "Stop",
-        r#"{"hook_event_name":"agentStop"}"#,
-        CLAUDE_BLOCK,
-        2,
-        &["/reason"],
-    ),
-    // pydantic-deep's only blocking event; a deny is the reason alone on
-    // stdout with exit 2.
-    Shape::documented(
-        "pydantic-deep",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"event":"pre_tool_use","tool_name":"bash","tool_input":{"command":"ls"},"tool_result":null,"tool_error":null}"#,
-        r#""r""#,
-        2,
-        &[""],
-    ),
-    Shape::golden(
-        "deputy",
-        "pre-tool",
-        "PreToolUse",
-        r#"{"deputy_event":"PreToolUse","tool_name":"run_bash","tool_input":{"command":"ls"},"context":{}}"#,
-        "deputy PreToolUse exit 2 denies with the hook's own words",
-        Exit::Golden,
-        &["/args/reason"],
-    ),
-    Shape::golden(
-        "deputy",
-        "permission request",
-        "PermissionRequest",
-        r#"{"deputy_event":"PermissionRequest","tool_name":"run_bash","tool_input":{"command":"ls"},"context":{}}"#,
-        "deputy PermissionRequest deny is PermissionResultDeny with the message",
-        Exit::Golden,
-        &["/args/reason"],
-    ),
-    // deputy ignores what its UserPromptSubmit hooks return: the block is
-    // named as not carried, in `unsupported`.
-    Shape::golden(
-        "deputy",
-        "prompt",
-        "UserPromptSubmit",
-        r#"{"deputy_event":"UserPromptSubmit","prompt":"hi","context":{}}"#,
-        "deputy UserPromptSubmit context deputy ignores is named not dropped",
-        Exit::Golden,
-        &["/unsupported/0"],
-    ),
-    Shape::golden(
-        "deputy",
-        "stop",
-        "Stop",
-        r#"{"deputy_event":"Stop","reason":"complete","context":{"stop_hook_active":false}}"#,
-        "deputy Stop a block sends the run on with HookResultStop",
-        Exit::Golden,
-        &["/args/message"],
-    ),
+    row("claude", "pre-tool", PRE, r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#, &CLAUDE_PRE),
+    row("claude", "permission request", PERMISSION, r#"{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}"#, &CLAUDE_PERMISSION),
+    row("claude", "prompt", PROMPT, r#"{"hook_event_name":"UserPromptSubmit","prompt":"hi"}"#, &CLAUDE_BLOCK),
+    row("claude", "stop", STOP, r#"{"hook_event_name":"Stop","stop_hook_active":false}"#, &CLAUDE_BLOCK),
+    row("codex", "pre-tool", PRE, r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","turn_id":"t","model":"m"}"#, &CLAUDE_PRE),
+    row("codex", "prompt", PROMPT, r#"{"hook_event_name":"UserPromptSubmit","prompt":"hi","session_id":"s","turn_id":"t","model":"m"}"#, &CLAUDE_BLOCK),
+    row("codex", "stop", STOP, r#"{"hook_event_name":"Stop","stop_hook_active":false,"session_id":"s","turn_id":"t","model":"m"}"#, &CLAUDE_BLOCK),
+    row("gemini", "pre-tool", PRE, r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#, &GEMINI_DENY),
+    row("gemini", "prompt", PROMPT, r#"{"hook_event_name":"BeforeAgent","prompt":"hi"}"#, &GEMINI_DENY),
+    row("gemini", "stop", STOP, r#"{"hook_event_name":"AfterAgent","stop_hook_active":false}"#, &GEMINI_STOP),
+    row("cursor", "pre-tool", PRE, r#"{"hook_event_name":"preToolUse","conversation_id":"c","tool_name":"Shell","tool_input":{"command":"ls"}}"#, &CURSOR_DENY),
+    row("cursor", "prompt", PROMPT, r#"{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","prompt":"hi"}"#, &CURSOR_PROMPT),
+    row("cursor", "stop", STOP, r#"{"hook_event_name":"stop","conversation_id":"c","loop_count":0}"#, &CURSOR_STOP),
+    row("copilot", "pre-tool", PRE, r#"{"hook_event_name":"preToolUse","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#, &COPILOT_DENY),
+    row("copilot", "permission request", PERMISSION, r#"{"hook_event_name":"permissionRequest","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#, &COPILOT_DENY),
+    row("copilot", "prompt", PROMPT, r#"{"hook_event_name":"userPromptSubmitted","prompt":"hi"}"#, &CLAUDE_BLOCK),
+    row("copilot", "stop", STOP, r#"{"hook_event_name":"agentStop"}"#, &CLAUDE_BLOCK),
+    row("pydantic-deep", "pre-tool", PRE, r#"{"event":"pre_tool_use","tool_name":"bash","tool_input":{"command":"ls"},"tool_result":null,"tool_error":null}"#, &PYDANTIC_DENY),
+    row("deputy", "pre-tool", PRE, r#"{"deputy_event":"PreToolUse","tool_name":"run_bash","tool_input":{"command":"ls"},"context":{}}"#, &DEPUTY_PRE),
+    row("deputy", "permission request", PERMISSION, r#"{"deputy_event":"PermissionRequest","tool_name":"run_bash","tool_input":{"command":"ls"},"context":{}}"#, &DEPUTY_PERMISSION),
+    row("deputy", "prompt", PROMPT, r#"{"deputy_event":"UserPromptSubmit","prompt":"hi","context":{}}"#, &DEPUTY_PROMPT),
+    row("deputy", "stop", STOP, r#"{"deputy_event":"Stop","reason":"complete","context":{"stop_hook_active":false}}"#, &DEPUTY_STOP),
 ];
 
 /// The block expected: stdout (a JSON string: plain text) and exit status.
 fn expected(shape: &Shape) -> (Value, Option<i64>) {
-    match shape.from {
+    match shape.block.from {
         From::Documented(json, exit) => (
             serde_json::from_str(json).expect("a documented shape is JSON"),
             Some(exit),
@@ -412,7 +296,7 @@ fn expected(shape: &Shape) -> (Value, Option<i64>) {
                 .find(|c| c["name"] == name)
                 .unwrap_or_else(|| panic!("no golden case named {name:?}"));
             let expect = &case["expect"];
-            let exit = match shape.exit {
+            let exit = match shape.block.exit {
                 Exit::Golden => expect["exit_code"].as_i64(),
                 Exit::JsonDecides => None,
             };
@@ -467,7 +351,7 @@ fn is_block(out: &Out, shape: &Shape, says: &str) -> Result<(), String> {
     }
     for (at, want_value) in &want_leaves {
         let got_value = &got_leaves[at];
-        if shape.reasons.contains(&at.as_str()) {
+        if shape.block.reasons.contains(&at.as_str()) {
             let text = got_value.as_str().unwrap_or("");
             if !text.contains(says) {
                 return Err(format!("reason at {at:?} does not say {says:?}: {text:?}"));
