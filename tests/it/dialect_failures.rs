@@ -20,8 +20,11 @@
 //!   `Kind::own(name, config, args, says)` is a failure of hookrun itself:
 //!   `config` the whole config file (`{event}` stands for the event's
 //!   name), `args` extra arguments of `hookrun run`; it is asserted to
-//!   block with `--fail-mode closed` given in `args` and, without it, the
-//!   open-mode checks apply. Every dialect and family then runs it.
+//!   block with `--fail-mode closed` added, and not to block without it
+//!   (where hookrun's own failures block by default, give the opt-out,
+//!   e.g. `--on-error allow`, to the open run in `run`). Every dialect and
+//!   family then runs it, e.g.
+//!   `Kind::own("unreadable config", "[[hooks]\nevent = \"{event}\"\ncommand =", &[], "config"),`.
 //! - An event family of a dialect: one `row` in `SHAPES`, with the event
 //!   as the agent sends it and its `Block`: `golden(case, ...)`, the golden
 //!   case whose `expect` is the block, or `documented(json, exit, ...)`.
