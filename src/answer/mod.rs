@@ -284,6 +284,42 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
     answer
 }
 
+/// The failure a run shows by itself, whatever a dialect's reading made of
+/// it: an exit other than 0 and 2, a death by a signal, a timeout, a hook
+/// that could not start, or, on exit 0, stdout that opens a JSON object and is not one (whether
+/// the object is valid is each dialect's reading).
+/// Several agents read some of these as an answer (Gemini CLI an exit 1 as a
+/// warning, Cursor an exit 3 as an allow); a hook whose `fail_mode` is
+/// `"closed"` fails on them in every dialect alike.
+#[must_use]
+pub fn failure_of_run(run: &HookRun) -> Option<Failure> {
+    match &run.status {
+        RunStatus::TimedOut => Some(Failure::TimedOut {
+            seconds: run.duration.as_secs_f64(),
+        }),
+        RunStatus::SpawnFailed(message) => Some(Failure::SpawnFailed {
+            message: message.clone(),
+        }),
+        RunStatus::Signaled(sig) => Some(Failure::Signaled {
+            signal: crate::os::signal_name(*sig),
+        }),
+        RunStatus::Exited(0) => {
+            let stdout = String::from_utf8_lossy(&run.stdout.bytes);
+            let text = js_trim(&stdout);
+            if !text.starts_with('{') {
+                return None;
+            }
+            serde_json::from_str::<Value>(text)
+                .err()
+                .map(|e| Failure::InvalidJson {
+                    message: format!("stdout is not a JSON object: {e}"),
+                })
+        }
+        RunStatus::Exited(2) => None,
+        RunStatus::Exited(code) => Some(Failure::ExitCode { code: *code }),
+    }
+}
+
 fn looks_missing(stderr: &str) -> bool {
     let lower = stderr.to_lowercase();
     lower.contains("no such file") || lower.contains("can't open")

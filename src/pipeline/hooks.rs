@@ -63,6 +63,11 @@ pub(super) fn read_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Conte
         run,
         &reading,
     );
+    if hook.fail_mode == crate::config::FailMode::Closed && a.failure.is_none() {
+        // The dialect's reading may have made an answer of a failure (see
+        // `failure_of_run`); failing closed means it blocks all the same.
+        a.failure = crate::answer::failure_of_run(run);
+    }
     if let Some(Failure::TimedOut { seconds }) = &mut a.failure {
         *seconds = timeout.as_secs_f64();
     }

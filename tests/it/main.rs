@@ -16,6 +16,7 @@ mod convert_agents;
 mod convert_meaning;
 mod deputy_dialect;
 mod deputy_r;
+mod dialect_failures;
 mod dialects;
 mod discovery;
 mod escapes;
