@@ -138,8 +138,11 @@ fn run_answer(t: &HookTest, stdin: &[u8]) -> Value {
     json!({"exit_code": out.code, "stdout": out.stdout, "stderr": out.stderr.trim_end()})
 }
 
+/// A reply's answer, its stderr trimmed at the end as `run_answer`'s is
+/// (a hook's own last newline is framing, not content).
 fn answer_of(reply: &Value) -> Value {
-    json!({"exit_code": reply["exit_code"], "stdout": reply["stdout"], "stderr": reply["stderr"]})
+    let stderr = reply["stderr"].as_str().map(str::trim_end);
+    json!({"exit_code": reply["exit_code"], "stdout": reply["stdout"], "stderr": stderr})
 }
 
 #[test]
@@ -463,5 +466,41 @@ fn a_project_config_created_after_the_server_started_is_read_as_run_reads_it() {
     std::fs::remove_file(t.path().join("hookrun.toml")).expect("remove");
     let gone = server.ask(&event);
     assert_eq!(answer_of(&gone), run_answer(&t, &event));
+    assert_eq!(server.finish(), Some(0));
+}
+
+/// A PreToolUse event of exactly `len` bytes (padded in a field no hook reads).
+fn event_of_len(len: usize) -> Vec<u8> {
+    let bare = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "pad": ""}).to_string();
+    let pad = "x".repeat(len - bare.len());
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "pad": pad}).to_string();
+    assert_eq!(event.len(), len);
+    event.into_bytes()
+}
+
+#[test]
+fn an_event_of_exactly_the_cap_and_its_newline_is_accepted_by_run_and_serve_alike() {
+    const CAP: usize = 4096;
+    let t = HookTest::new().toml(&format!(
+        "[limits]\nmax_event_bytes = {CAP}\n\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"echo seen >&2; exit 2\"\n"
+    ));
+    let mut server = Server::start(&t, "config-1.toml");
+    for (len, accepted) in [(CAP, true), (CAP + 1, false)] {
+        let event = event_of_len(len);
+        let mut with_newline = event.clone();
+        with_newline.push(b'\n');
+        let reply = server.ask(&event);
+        assert_eq!(
+            answer_of(&reply),
+            run_answer(&t, &with_newline),
+            "{len} bytes"
+        );
+        assert_eq!(answer_of(&reply), run_answer(&t, &event), "{len} bytes");
+        let seen = reply["stderr"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("seen");
+        assert_eq!(seen, accepted, "{len} bytes: {reply}");
+    }
     assert_eq!(server.finish(), Some(0));
 }

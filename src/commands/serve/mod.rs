@@ -15,7 +15,10 @@
 //! server (SIGINT, SIGTERM, SIGHUP, ... after killing every running hook), and a stdin
 //! that cannot be read at all. Lines are cut while reading
 //! (`event::LineSplitter`): an over-long line is dropped as it arrives, so
-//! memory stays near the cap. Config reloads: `reload`.
+//! memory stays near the cap (which counts a line without its newline, as
+//! `run` does not count an event's final newline). Config reloads and
+//! re-discovery: `reload`. Ended async hooks are collected after each event
+//! and once a second (`exec::reap_async`).
 
 use std::sync::Arc;
 
