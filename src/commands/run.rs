@@ -218,6 +218,9 @@ pub(crate) fn own_reason(e: &Error) -> String {
     )
 }
 
+/// The warning for a run that found no config file at all.
+pub(crate) const NO_CONFIG: &str = "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run";
+
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
@@ -237,9 +240,7 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         .hooks
         .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
     if found.is_empty() {
-        output::diagnostic(
-            "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run",
-        );
+        output::diagnostic(NO_CONFIG);
     }
     if let Some(p) = &args.audit_log {
         config.audit_log = Some(p.clone());

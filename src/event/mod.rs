@@ -326,5 +326,9 @@ mod tests {
     fn cap_is_enforced() {
         assert!(read_capped(&b"12345"[..], 4).is_err());
         assert_eq!(read_capped(&b"1234"[..], 4).unwrap(), b"1234");
+        // The newline that ends the event is not part of it.
+        assert_eq!(read_capped(&b"1234\n"[..], 4).unwrap(), b"1234\n");
+        assert!(read_capped(&b"1234\r\n"[..], 4).is_err());
+        assert!(read_capped(&b"12345\n"[..], 4).is_err());
     }
 }

@@ -5,18 +5,28 @@ use std::io::Read;
 
 use crate::error::Error;
 
-/// Reads all of stdin, refusing more than `cap` bytes.
+/// Whether input of these bytes is within the cap: the cap counts the
+/// event, not the one newline that ends it. Agents end the event they write
+/// with a newline, and `serve` counts a line without its newline
+/// (`LineSplitter`), so an event of exactly `cap` bytes is accepted by both,
+/// with or without it. A `\r` before the newline counts, in both.
+fn within_cap(buf: &[u8], cap: usize) -> bool {
+    buf.len() <= cap || (buf.len() == cap.saturating_add(1) && buf.last() == Some(&b'\n'))
+}
+
+/// Reads all of stdin, refusing more than `cap` bytes (and a final newline:
+/// [`within_cap`]).
 ///
 /// # Errors
 /// An I/O error, or input over the cap.
 pub fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
     let mut buf = Vec::new();
-    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(2);
     reader
         .take(limit)
         .read_to_end(&mut buf)
         .map_err(Error::Stdin)?;
-    if buf.len() > cap {
+    if !within_cap(&buf, cap) {
         return Err(too_large(cap));
     }
     Ok(buf)
@@ -41,7 +51,8 @@ pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, E
     const MAX_READ: usize = 1024 * 1024;
     let deadline = std::time::Instant::now() + timeout;
     let mut input = std::io::stdin().lock();
-    let limit = cap.saturating_add(1);
+    // The cap, a final newline ([`within_cap`]) and one byte to tell more.
+    let limit = cap.saturating_add(2);
     let mut buf = Vec::new();
     let mut filled = 0;
     while filled < limit {
@@ -61,6 +72,9 @@ pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, E
         match input.read(&mut buf[filled..]) {
             Ok(0) => {
                 buf.truncate(filled);
+                if !within_cap(&buf, cap) {
+                    return Err(too_large(cap));
+                }
                 return Ok(buf);
             }
             Ok(n) => filled += n,

@@ -31,7 +31,7 @@ use tokio::time::{Instant, sleep_until};
 
 pub use capture::Captured;
 use capture::capture;
-pub use spawn::{ExecSpec, Program, spawn_async};
+pub use spawn::{ExecSpec, Program, reap_async, spawn_async};
 use spawn::{command_for, spawn_error};
 use streams::{Streams, kill_until_closed};
 

@@ -75,7 +75,9 @@ pub(super) fn spawn_error(spec: &ExecSpec, e: &std::io::Error) -> String {
 
 /// Starts an async hook: detached in its own group, its stdin an anonymous
 /// file holding the event (so hookrun need not wait to write it), its output
-/// discarded, never waited for and never killed by hookrun.
+/// discarded, never killed by hookrun and never waited for: the child is
+/// kept in [`STARTED_ASYNC`] so that [`reap_async`] can collect it once it
+/// has ended.
 ///
 /// # Errors
 /// The spawn failure, as a message.
@@ -106,5 +108,28 @@ pub fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
         .stderr(std::process::Stdio::null());
     os::new_group(&mut cmd);
     let child = cmd.spawn().map_err(|e| spawn_error(spec, &e))?;
-    Ok(child.id())
+    let pid = child.id();
+    STARTED_ASYNC
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(child);
+    Ok(pid)
+}
+
+/// The async hooks started by this process that have not been seen to end.
+/// An ended child stays a zombie, holding a process slot, until its parent
+/// waits for it: `run` exits right after, and its zombies go to init, but a
+/// long `serve` would fill the process table.
+static STARTED_ASYNC: std::sync::Mutex<Vec<std::process::Child>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Collects every async hook that has ended (without waiting for one that
+/// still runs), so that none is left a zombie. `serve` calls it after each
+/// event and at least once a second while idle.
+pub fn reap_async() {
+    STARTED_ASYNC
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        // An error (the child was reaped elsewhere) ends the entry too.
+        .retain_mut(|child| matches!(child.try_wait(), Ok(None)));
 }

@@ -58,55 +58,153 @@ pub(super) fn signal_name(signal: i32) -> String {
     Signal::try_from(signal).map_or_else(|_| format!("signal {signal}"), |s| s.as_str().to_owned())
 }
 
-/// The signals that end a process by default and that come from outside
-/// (a terminal, a supervisor, a resource limit), so that hookrun can stop
-/// its hooks first: all of them but SIGKILL and SIGSTOP (which cannot be
-/// caught), the faults a process raises against itself (SIGSEGV, SIGBUS,
-/// SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS: hookrun cannot go on after
-/// one), SIGPIPE (Rust ignores it: a closed pipe is an error to handle),
-/// SIGXFSZ (blocked around audit writes instead:
-/// [`with_file_size_signal_blocked`]) and the real-time
-/// signals (nothing sends them to a hook runner; docs/processes.md).
-const WATCHED: &[Signal] = &[
-    Signal::SIGHUP,
-    Signal::SIGINT,
-    Signal::SIGQUIT,
-    Signal::SIGTERM,
-    Signal::SIGUSR1,
-    Signal::SIGUSR2,
-    Signal::SIGALRM,
-    Signal::SIGVTALRM,
-    Signal::SIGPROF,
-    Signal::SIGXCPU,
-    // Discarded by default on the BSDs and macOS, fatal on Linux.
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    Signal::SIGIO,
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    Signal::SIGPWR,
-];
+/// What a signal does to a process that neither catches nor ignores it
+/// (POSIX `<signal.h>`, Linux signal(7)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DefaultAction {
+    /// The process ends.
+    Terminate,
+    /// The process ends and dumps core.
+    Core,
+    Ignore,
+    Stop,
+    Continue,
+}
 
-/// The watched signals, each with its stream; a signal whose handler could
-/// not be installed has none.
+/// The default action of `sig`; `None` for a signal this table does not
+/// know (a newer one), which is then left alone.
+fn default_action(sig: Signal) -> Option<DefaultAction> {
+    use DefaultAction::{Continue, Core, Ignore, Stop, Terminate};
+    Some(match sig {
+        Signal::SIGHUP
+        | Signal::SIGINT
+        | Signal::SIGKILL
+        | Signal::SIGUSR1
+        | Signal::SIGUSR2
+        | Signal::SIGPIPE
+        | Signal::SIGALRM
+        | Signal::SIGTERM
+        | Signal::SIGVTALRM
+        | Signal::SIGPROF
+        | Signal::SIGIO => Terminate,
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        Signal::SIGSTKFLT | Signal::SIGPWR => Terminate,
+        Signal::SIGQUIT
+        | Signal::SIGILL
+        | Signal::SIGTRAP
+        | Signal::SIGABRT
+        | Signal::SIGBUS
+        | Signal::SIGFPE
+        | Signal::SIGSEGV
+        | Signal::SIGXCPU
+        | Signal::SIGXFSZ
+        | Signal::SIGSYS => Core,
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        Signal::SIGEMT => Core,
+        // Discarded by default on the BSDs and macOS (fatal on Linux above).
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        Signal::SIGINFO => Ignore,
+        Signal::SIGCHLD | Signal::SIGURG | Signal::SIGWINCH => Ignore,
+        Signal::SIGSTOP | Signal::SIGTSTP | Signal::SIGTTIN | Signal::SIGTTOU => Stop,
+        Signal::SIGCONT => Continue,
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
+}
+
+/// Why a signal whose default action ends the process is still not
+/// watched, so that it keeps that action; `None` for one that is watched.
+fn left_alone(sig: Signal) -> Option<&'static str> {
+    match sig {
+        Signal::SIGKILL | Signal::SIGSTOP => Some("cannot be caught"),
+        // The CPU raises these on the thread that faulted, and a handler
+        // that returns runs the faulting instruction again; Rust's own
+        // stack-overflow handler owns SIGSEGV and SIGBUS.
+        Signal::SIGSEGV | Signal::SIGBUS | Signal::SIGILL | Signal::SIGFPE => {
+            Some("a fault of hookrun's own code: it cannot go on after one")
+        }
+        Signal::SIGABRT => Some("`abort()`, hookrun's own last resort, must end it at once"),
+        Signal::SIGTRAP => {
+            Some("a breakpoint or single step of hookrun's own thread, for a debugger")
+        }
+        // A seccomp filter traps a call it forbids with SIGSYS: returning
+        // from a handler would go on as if the call had run.
+        Signal::SIGSYS => Some("a system call of hookrun's own that was refused"),
+        // Rust's runtime ignores it at start, so that a write to a closed
+        // pipe is an `EPIPE` error to handle; watching it would turn every
+        // such write into an interruption.
+        Signal::SIGPIPE => Some("a write to a closed pipe, an error hookrun handles"),
+        _ => None,
+    }
+}
+
+/// The signals that would end hookrun by default and that come from outside
+/// (a terminal, a supervisor, a resource limit), so that hookrun stops its
+/// hooks first: every signal whose default action ends the process
+/// ([`default_action`]) but those [`left_alone`], and every real-time
+/// signal (they all end the process by default). Numbers the platform
+/// reserves below `SIGRTMIN` (glibc's threads use two) are not in it.
+/// SIGXFSZ is in it: one sent from outside is a request to stop; one that
+/// hookrun's own audit write raises is blocked on that thread and
+/// discarded ([`with_file_size_signal_blocked`]). Computed once; each
+/// entry is the number and its name.
+fn watched() -> &'static [(i32, String)] {
+    static WATCHED: std::sync::OnceLock<Vec<(i32, String)>> = std::sync::OnceLock::new();
+    WATCHED.get_or_init(|| {
+        let fatal = Signal::iterator()
+            .filter(|&s| {
+                matches!(
+                    default_action(s),
+                    Some(DefaultAction::Terminate | DefaultAction::Core)
+                )
+            })
+            .filter(|&s| left_alone(s).is_none())
+            .map(|s| (s as i32, s.as_str().to_owned()));
+        fatal.chain(real_time()).collect()
+    })
+}
+
+/// The real-time signals, `SIGRTMIN` to `SIGRTMAX` (Linux; none
+/// elsewhere), named as `kill -l` names them.
+fn real_time() -> Vec<(i32, String)> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let (min, max) = (nix::libc::SIGRTMIN(), nix::libc::SIGRTMAX());
+        (min..=max)
+            .map(|n| {
+                let name = if n == min {
+                    "SIGRTMIN".to_owned()
+                } else {
+                    format!("SIGRTMIN+{}", n - min)
+                };
+                (n, name)
+            })
+            .collect()
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    Vec::new()
+}
+
+/// The watched signals (number and name), each with its stream; a signal
+/// whose handler could not be installed has none.
 #[derive(Debug)]
-pub(super) struct Termination(Vec<(Signal, tokio::signal::unix::Signal)>);
+pub(super) struct Termination(Vec<(i32, &'static str, tokio::signal::unix::Signal)>);
 
 impl Termination {
     pub(super) fn watch_all() -> std::io::Result<Self> {
-        let ignored = ignored_at_start();
         let mut watched = Vec::new();
-        for &sig in WATCHED.iter().filter(|s| !ignored.contains(s)) {
-            watched.push((sig, signal(SignalKind::from_raw(sig as i32))?));
+        for (number, name) in to_watch() {
+            watched.push((number, name, signal(SignalKind::from_raw(number))?));
         }
         Ok(Termination(watched))
     }
 
     pub(super) fn watch() -> Self {
-        let ignored = ignored_at_start();
         Termination(
-            WATCHED
-                .iter()
-                .filter(|s| !ignored.contains(s))
-                .filter_map(|&sig| Some((sig, signal(SignalKind::from_raw(sig as i32)).ok()?)))
+            to_watch()
+                .filter_map(|(number, name)| {
+                    Some((number, name, signal(SignalKind::from_raw(number)).ok()?))
+                })
                 .collect(),
         )
     }
@@ -115,9 +213,9 @@ impl Termination {
     /// none is watched.
     pub(super) async fn recv(&mut self) -> (&'static str, i32) {
         std::future::poll_fn(|cx| {
-            for (sig, stream) in &mut self.0 {
+            for (number, name, stream) in &mut self.0 {
                 if stream.poll_recv(cx).is_ready() {
-                    return std::task::Poll::Ready((sig.as_str(), *sig as i32));
+                    return std::task::Poll::Ready((*name, *number));
                 }
             }
             std::task::Poll::Pending
@@ -126,25 +224,29 @@ impl Termination {
     }
 }
 
+/// The watched signals but those this process was started with ignored.
+fn to_watch() -> impl Iterator<Item = (i32, &'static str)> {
+    let ignored = ignored_at_start();
+    watched()
+        .iter()
+        .filter(move |(n, _)| !ignored(*n))
+        .map(|(n, name)| (*n, name.as_str()))
+}
+
 /// The signals this process was started with ignored (Linux: `SigIgn` in
 /// `/proc/self/status`; elsewhere none are known). They stay ignored: under
 /// `nohup` a hangup, and for a background job of a non-interactive shell an
 /// interrupt, is not meant to reach the program (as for any program that
 /// leaves its signals alone). Hooks then inherit the ignored disposition.
-fn ignored_at_start() -> Vec<Signal> {
-    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-        return Vec::new();
-    };
-    let mask = status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigIgn:"))
-        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+fn ignored_at_start() -> impl Fn(i32) -> bool {
+    let mask = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let hex = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+            u64::from_str_radix(hex.trim(), 16).ok()
+        })
         .unwrap_or(0);
-    WATCHED
-        .iter()
-        .copied()
-        .filter(|&s| (1..=64).contains(&(s as i32)) && mask & (1 << (s as i32 - 1)) != 0)
-        .collect()
+    move |n| (1..=64).contains(&n) && mask & (1 << (n - 1)) != 0
 }
 
 /// Runs `write` with SIGXFSZ blocked in the calling thread: a write past

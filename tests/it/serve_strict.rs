@@ -26,11 +26,31 @@ struct Server {
 
 impl Server {
     fn start(t: &HookTest, config: &str) -> Self {
-        let mut child = Command::new(BIN)
+        let mut command = Command::new(BIN);
+        command
             .args(["serve", "--stdio", "--config"])
             .arg(t.path().join(config))
             .current_dir(t.path())
+            .env_remove("HOOKRUN_CONFIG");
+        Self::spawn(command)
+    }
+
+    /// A server that discovers its config as `run` does in `t`'s directory
+    /// (the project), with no user config.
+    fn discovering(t: &HookTest) -> Self {
+        let mut command = Command::new(BIN);
+        command
+            .args(["serve", "--stdio"])
+            .current_dir(t.path())
+            .env("CLAUDE_PROJECT_DIR", t.path())
+            .env("XDG_CONFIG_HOME", t.path().join(".xdg-config"))
             .env_remove("HOOKRUN_CONFIG")
+            .env_remove("HOOKRUN_AUDIT_KEY_FILE");
+        Self::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Self {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -118,8 +138,11 @@ fn run_answer(t: &HookTest, stdin: &[u8]) -> Value {
     json!({"exit_code": out.code, "stdout": out.stdout, "stderr": out.stderr.trim_end()})
 }
 
+/// A reply's answer, its stderr trimmed at the end as `run_answer`'s is
+/// (a hook's own last newline is framing, not content).
 fn answer_of(reply: &Value) -> Value {
-    json!({"exit_code": reply["exit_code"], "stdout": reply["stdout"], "stderr": reply["stderr"]})
+    let stderr = reply["stderr"].as_str().map(str::trim_end);
+    json!({"exit_code": reply["exit_code"], "stdout": reply["stdout"], "stderr": stderr})
 }
 
 #[test]
@@ -308,5 +331,181 @@ fn a_config_left_without_hooks_or_broken_keeps_the_last_good_one_and_says_why() 
         0,
         "the off switch applies"
     );
+    assert_eq!(server.finish(), Some(0));
+}
+
+/// The children of `pid` that have ended and were not waited for.
+fn zombie_children(pid: u32) -> usize {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    procs
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter(|stat| {
+            // `pid (comm) state ppid ...`
+            let mut rest = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+            let state = rest.next();
+            let parent = rest.next().and_then(|p| p.parse::<u32>().ok());
+            state == Some("Z") && parent == Some(pid)
+        })
+        .count()
+}
+
+#[test]
+fn async_hooks_that_ended_leave_no_zombie_of_the_server() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"touch ran.$$\"\nasync = true\n");
+    let mut server = Server::start(&t, "config-1.toml");
+    for _ in 0..6 {
+        assert_eq!(server.ask(&good_event())["exit_code"], 0);
+    }
+    let ran = || {
+        std::fs::read_dir(t.path())
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with("ran."))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    assert!(wait_for(HANG, || ran() == 6), "{} async hooks ran", ran());
+    let pid = server.child.id();
+    // Collected within a second or so of ending, while the server is idle.
+    assert!(
+        wait_for(Duration::from_secs(10), || zombie_children(pid) == 0),
+        "{} zombies left",
+        zombie_children(pid)
+    );
+    assert_eq!(server.finish(), Some(0));
+}
+
+/// Sends `signal` to the server and waits for its exit code, its stdin
+/// still open.
+fn interrupt(server: &mut Server, signal: nix::sys::signal::Signal) -> Option<i32> {
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(server.child.id()).expect("pid"));
+    nix::sys::signal::kill(pid, signal).expect("signal serve");
+    assert!(
+        wait_for(HANG, || matches!(server.child.try_wait(), Ok(Some(_)))),
+        "serve outlived {signal} with its stdin open"
+    );
+    server.child.wait().expect("wait").code()
+}
+
+#[test]
+fn an_idle_server_ends_at_once_on_sigterm_with_its_stdin_open() {
+    let t = HookTest::new().toml(ALLOW);
+    let mut server = Server::start(&t, "config-1.toml");
+    assert_eq!(server.ask(&good_event())["exit_code"], 0);
+    let start = std::time::Instant::now();
+    let code = interrupt(&mut server, nix::sys::signal::Signal::SIGTERM);
+    assert_eq!(code, Some(143), "{}", server.stderr());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        wait_for(HANG, || server.stderr().contains("interrupted by SIGTERM")),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn sigterm_while_a_changing_config_settles_ends_the_server_before_the_hook_starts() {
+    let hook = "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"touch started; exit 0\"\n";
+    let t = HookTest::new().toml(hook);
+    let config = t.path().join("config-1.toml");
+    let mut server = Server::start(&t, "config-1.toml");
+    assert_eq!(server.ask(&good_event())["exit_code"], 0);
+    std::fs::remove_file(t.path().join("started")).expect("the hook ran once");
+    // The file keeps changing (size and time), so the event waits for it.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let editor = {
+        let (stop, config) = (Arc::clone(&stop), config.clone());
+        std::thread::spawn(move || {
+            let mut i = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                i += 1;
+                let _ = std::fs::write(&config, format!("{hook}{}\n", "#".repeat(i % 7)));
+                std::thread::sleep(Duration::from_millis(15));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    server.send(&good_event());
+    std::thread::sleep(Duration::from_millis(300));
+    let code = interrupt(&mut server, nix::sys::signal::Signal::SIGTERM);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    editor.join().expect("editor");
+    assert_eq!(code, Some(143), "{}", server.stderr());
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !t.path().join("started").exists(),
+        "the event's hook started after SIGTERM"
+    );
+}
+
+#[test]
+fn a_project_config_created_after_the_server_started_is_read_as_run_reads_it() {
+    let t = HookTest::new();
+    let mut server = Server::discovering(&t);
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+        .to_string()
+        .into_bytes();
+    let before = server.ask(&event);
+    assert_eq!(answer_of(&before), run_answer(&t, &event));
+    assert_eq!(before["exit_code"], 0, "{before}");
+    std::fs::write(
+        t.path().join("hookrun.toml"),
+        "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n",
+    )
+    .expect("write the project config");
+    let after = server.ask(&event);
+    assert_eq!(answer_of(&after), run_answer(&t, &event));
+    assert_ne!(
+        after["exit_code"], 0,
+        "the new project guard denies: {after}"
+    );
+    std::fs::remove_file(t.path().join("hookrun.toml")).expect("remove");
+    let gone = server.ask(&event);
+    assert_eq!(answer_of(&gone), run_answer(&t, &event));
+    assert_eq!(server.finish(), Some(0));
+}
+
+/// A PreToolUse event of exactly `len` bytes (padded in a field no hook reads).
+fn event_of_len(len: usize) -> Vec<u8> {
+    let bare = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "pad": ""}).to_string();
+    let pad = "x".repeat(len - bare.len());
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "pad": pad}).to_string();
+    assert_eq!(event.len(), len);
+    event.into_bytes()
+}
+
+#[test]
+fn an_event_of_exactly_the_cap_and_its_newline_is_accepted_by_run_and_serve_alike() {
+    const CAP: usize = 4096;
+    let t = HookTest::new().toml(&format!(
+        "[limits]\nmax_event_bytes = {CAP}\n\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"echo seen >&2; exit 2\"\n"
+    ));
+    let mut server = Server::start(&t, "config-1.toml");
+    for (len, accepted) in [(CAP, true), (CAP + 1, false)] {
+        let event = event_of_len(len);
+        let mut with_newline = event.clone();
+        with_newline.push(b'\n');
+        let reply = server.ask(&event);
+        assert_eq!(
+            answer_of(&reply),
+            run_answer(&t, &with_newline),
+            "{len} bytes"
+        );
+        assert_eq!(answer_of(&reply), run_answer(&t, &event), "{len} bytes");
+        let seen = reply["stderr"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("seen");
+        assert_eq!(seen, accepted, "{len} bytes: {reply}");
+    }
     assert_eq!(server.finish(), Some(0));
 }

@@ -15,7 +15,10 @@
 //! server (SIGINT, SIGTERM, SIGHUP, ... after killing every running hook), and a stdin
 //! that cannot be read at all. Lines are cut while reading
 //! (`event::LineSplitter`): an over-long line is dropped as it arrives, so
-//! memory stays near the cap. Config reloads: `reload`.
+//! memory stays near the cap (which counts a line without its newline, as
+//! `run` does not count an event's final newline). Config reloads and
+//! re-discovery: `reload`. Ended async hooks are collected after each event
+//! and once a second (`exec::reap_async`).
 
 use std::sync::Arc;
 
@@ -45,7 +48,22 @@ pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    rt.block_on(serve(args.clone(), live))
+    let result = rt.block_on(serve(args.clone(), live));
+    // tokio reads stdin on a blocking thread that returns only when a line
+    // or EOF arrives; waiting for it would keep an interrupted server alive
+    // until its stdin closed.
+    rt.shutdown_background();
+    result
+}
+
+/// How often an idle server collects the async hooks that ended.
+const REAP_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn interrupted(interruption: os::Interruption) -> Error {
+    Error::Interrupted {
+        name: interruption.name,
+        signal: interruption.number,
+    }
 }
 
 async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Error> {
@@ -56,13 +74,18 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
     };
     let depth = crate::launch::inherited_depth();
     let mut seq: u64 = 0;
+    let mut reap = tokio::time::interval(REAP_EVERY);
     loop {
+        // `biased`: a signal is acted on before any further line. Reading a
+        // line is cancel-safe: what was read stays in `splitter`.
         let line = tokio::select! {
-            line = next_line(&mut input, &mut splitter) => line,
-            interruption = termination.recv() => {
-                let (name, signal) = (interruption.name, interruption.number);
-                return Err(Error::Interrupted { name, signal });
+            biased;
+            interruption = termination.recv() => return Err(interrupted(interruption)),
+            _ = reap.tick() => {
+                crate::exec::reap_async();
+                continue;
             }
+            line = next_line(&mut input, &mut splitter) => line,
         };
         let line = match line {
             Ok(Some(l)) => l,
@@ -78,12 +101,21 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
             continue;
         }
         seq += 1;
-        live.refresh(&args.run).await;
+        // A signal while a changing config settles ends the server before
+        // the event's hooks start.
+        tokio::select! {
+            biased;
+            interruption = termination.recv() => return Err(interrupted(interruption)),
+            () = live.refresh(&args.run) => {}
+        }
         let config = Arc::clone(&live.config);
         splitter.set_cap(config.limits.max_event_bytes);
         let run = args.run.clone();
+        let found_none = live.found_none();
         // `evaluate` runs its own small runtime: give it a thread.
-        let outcome = tokio::task::spawn_blocking(move || one(&config, &run, depth, line)).await;
+        let outcome =
+            tokio::task::spawn_blocking(move || one(&config, &run, depth, line, found_none)).await;
+        crate::exec::reap_async();
         let answer = match outcome {
             Ok(Ok(r)) => r,
             Ok(Err(e @ Error::Interrupted { .. })) => return Err(e),
@@ -118,8 +150,24 @@ async fn next_line(
 }
 
 /// One event, as `run` would handle it: the same refusals (`run::admit`),
-/// the same lints on stderr, the same evaluation and audit line.
-fn one(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
+/// the same lints on stderr, the same evaluation and audit line, and the
+/// same warning first when no config file was found (`found_none`).
+fn one(
+    config: &Config,
+    args: &RunArgs,
+    depth: u32,
+    line: Line,
+    found_none: bool,
+) -> Result<Rendered, Error> {
+    let mut rendered = one_found(config, args, depth, line)?;
+    if found_none {
+        let warning = format!("hookrun: {}", super::run::NO_CONFIG);
+        rendered.stderr.insert(0, warning);
+    }
+    Ok(rendered)
+}
+
+fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
     let started = std::time::Instant::now();
     let admitted = super::run::admit(config, args, depth, || match line {
         Line::Complete(bytes) => Ok(bytes),

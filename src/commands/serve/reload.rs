@@ -4,6 +4,11 @@
 //! modification time have held still for [`SETTLE`], and a reload that does
 //! not parse, or that would leave no hook where the last good config had
 //! some, keeps the last good config and says why on stderr.
+//!
+//! Which files make the config is discovered again for every event, as
+//! `run` discovers them (`config::discover`: a few `stat`s), so a project
+//! `hookrun.toml` created (or removed) after the server started is a change
+//! like an edit.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,6 +32,13 @@ const SETTLE_LIMIT: Duration = Duration::from_secs(2);
 
 /// Size and modification time of each config file (`None`: unreadable).
 type Stamps = Vec<(PathBuf, Option<(u64, SystemTime)>)>;
+
+/// The stamps of the files `run` would read now.
+fn discovered(args: &RunArgs) -> Stamps {
+    stamps(&crate::config::paths(&crate::config::discover(
+        &args.configs,
+    )))
+}
 
 fn stamps(paths: &[PathBuf]) -> Stamps {
     paths
@@ -61,14 +73,19 @@ impl Live {
         }
     }
 
+    /// Whether the config in use was loaded from no file at all (`run` then
+    /// warns on every event).
+    pub fn found_none(&self) -> bool {
+        self.applied.is_empty()
+    }
+
     /// Reloads the config when a file changed since it was loaded: waits
     /// (up to [`SETTLE_LIMIT`]) until the change has held still for
     /// [`SETTLE`], then loads it, unless it was refused before.
     pub async fn refresh(&mut self, args: &RunArgs) {
-        let paths: Vec<PathBuf> = self.applied.iter().map(|(p, _)| p.clone()).collect();
         let give_up = Instant::now() + SETTLE_LIMIT;
         loop {
-            let now = stamps(&paths);
+            let now = discovered(args);
             if now == self.applied || self.refused.as_ref() == Some(&now) {
                 self.settling = None;
                 return;
@@ -81,7 +98,7 @@ impl Live {
             if Instant::now() >= give_up {
                 output::diagnostic(&format!(
                     "config not reloaded yet: {} keeps changing; the last good config stays until it holds still for {} ms",
-                    self.changed(&stamps(&paths)),
+                    self.changed(&discovered(args)),
                     SETTLE.as_millis()
                 ));
                 return;
@@ -93,13 +110,25 @@ impl Live {
         }
     }
 
+    /// Loads the config as `run` would now. A result without hooks where the
+    /// last good config had some is taken for a file caught mid-save and
+    /// refused, unless the set of files itself changed (one was removed, as
+    /// `run` would no longer read it, and stayed removed for [`SETTLE`]).
     fn apply(&mut self, now: Stamps, args: &RunArgs) {
+        let same_files = now
+            .iter()
+            .map(|(p, _)| p)
+            .eq(self.applied.iter().map(|(p, _)| p));
         let why = match crate::commands::run::load_config(args) {
-            Ok(c) if c.hooks.is_empty() && !c.off && !self.config.hooks.is_empty() => format!(
-                "{} now configures no hook at all (the last good config has {}); a file caught mid-save is not applied",
-                self.changed(&now),
-                self.config.hooks.len()
-            ),
+            Ok(c)
+                if same_files && c.hooks.is_empty() && !c.off && !self.config.hooks.is_empty() =>
+            {
+                format!(
+                    "{} now configures no hook at all (the last good config has {}); a file caught mid-save is not applied",
+                    self.changed(&now),
+                    self.config.hooks.len()
+                )
+            }
             Ok(c) => {
                 self.config = Arc::new(c);
                 self.applied = now;
@@ -117,14 +146,21 @@ impl Live {
         self.refused = Some(now);
     }
 
-    /// The files whose stamps differ from the config in use.
+    /// The files whose stamps differ from the config in use, or that are
+    /// new or gone.
     fn changed(&self, now: &Stamps) -> String {
-        let names: Vec<String> = now
-            .iter()
-            .zip(&self.applied)
-            .filter(|(a, b)| a != b)
-            .map(|((p, _), _)| format!("`{}`", p.display()))
-            .collect();
+        let differs = |a: &Stamps, b: &Stamps| -> Vec<String> {
+            a.iter()
+                .filter(|s| !b.contains(s))
+                .map(|(p, _)| format!("`{}`", p.display()))
+                .collect()
+        };
+        let mut names = differs(now, &self.applied);
+        for gone in differs(&self.applied, now) {
+            if !names.contains(&gone) {
+                names.push(gone);
+            }
+        }
         names.join(", ")
     }
 }
