@@ -114,7 +114,11 @@ pub(crate) fn admit(
             });
         }
     };
-    let problem = if config.hooks.is_empty() && !config.off && config.any_closed {
+    let problem = if config.hooks.is_empty()
+        && !config.off
+        && config.any_closed
+        && config.unreadable.is_empty()
+    {
         // A closed guard whose config lost every hook (emptied, caught
         // mid-save) must not let events through.
         Some(Error::NoHooks(
@@ -202,6 +206,34 @@ fn own_block(event: &Event, e: &Error) -> Rendered {
     crate::dialect::render_own_block(event, &format!("hookrun: {e}"))
 }
 
+/// The error for config layers that could not be loaded (`--config a.toml
+/// --config missing.toml`, a trusted project file with a syntax error):
+/// hookrun could not evaluate everything the user configured. The event was
+/// still evaluated with the readable layers; this decides what the failure
+/// adds: a block (`Error::blocks`) where the readable layers fail closed,
+/// else hookrun's error (exit 1) unless the readable layers block. The one
+/// place that decides it.
+pub(crate) fn unevaluated_block(config: &Config) -> Option<Error> {
+    if config.unreadable.is_empty() {
+        return None;
+    }
+    let failures: Vec<String> = config
+        .unreadable
+        .iter()
+        .map(|u| format!("{} (fix that file, or remove it)", u.error))
+        .collect();
+    let ran = if config.files.is_empty() {
+        "no config file could be loaded"
+    } else {
+        "only the other config files' hooks ran"
+    };
+    let e = Error::Unevaluated(format!(
+        "the config could not be fully evaluated ({ran}): {}",
+        failures.join("; ")
+    ));
+    Some(e.closed_if(config.any_closed))
+}
+
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
@@ -278,6 +310,17 @@ pub(crate) fn handle(
 ) -> Result<(pipeline::Evaluation, crate::rendered::Rendered), Error> {
     let eval = pipeline::evaluate(config, event, &pipeline::Context::from_env(depth))?;
     let mut rendered = eval.rendered.clone();
+    if let Some(e) = unevaluated_block(config) {
+        // The readable layers' block stands (with the failure said on
+        // stderr); anything else gives way to hookrun's own answer.
+        if eval.decision.blocked {
+            rendered.stderr.push(format!("hookrun: {e}"));
+        } else if e.blocks() {
+            rendered = own_block(event, &e);
+        } else {
+            rendered = output::error_answer(&e);
+        }
+    }
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
         if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {

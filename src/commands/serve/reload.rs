@@ -95,6 +95,13 @@ impl Live {
 
     fn apply(&mut self, now: Stamps, args: &RunArgs) {
         let why = match crate::commands::run::load_config(args) {
+            // A layer that cannot be loaded (often one caught mid-save) is
+            // not applied: the last good config holds every layer.
+            Ok(c) if !c.unreadable.is_empty() => c
+                .complete()
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
             Ok(c) if c.hooks.is_empty() && !c.off && !self.config.hooks.is_empty() => format!(
                 "{} now configures no hook at all (the last good config has {}); a file caught mid-save is not applied",
                 self.changed(&now),
