@@ -248,3 +248,39 @@ fn a_broken_later_layer_keeps_the_readable_layers_deny() {
         "{out:?}"
     );
 }
+
+/// What the `config_layers` fuzz target checks, on fixed inputs: a layer
+/// that fails on its own is listed in `Config::unreadable`, the others load.
+#[test]
+fn every_layer_that_fails_alone_is_listed_when_layered() {
+    use hookrun::config::{self, FailMode, Found, LoadOptions, Source};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = dir.path().join("good.toml");
+    let broken = dir.path().join("broken.toml");
+    let missing = dir.path().join("missing.toml");
+    std::fs::write(
+        &good,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n",
+    )
+    .expect("write");
+    std::fs::write(&broken, "[[hooks]\n").expect("write");
+    let files: Vec<Found> = [&good, &broken, &missing]
+        .iter()
+        .map(|p| Found {
+            path: (*p).clone(),
+            source: Source::Explicit,
+        })
+        .collect();
+    let options = LoadOptions {
+        explicit: false,
+        default_fail_mode: FailMode::Open,
+        format: None,
+    };
+    let all = config::load_found(&files, options).expect("layered");
+    for f in &files {
+        let alone = config::load(std::slice::from_ref(&f.path), options);
+        let listed = all.unreadable.iter().any(|u| u.path == f.path);
+        assert_eq!(alone.is_err(), listed, "{}", f.path.display());
+    }
+    assert_eq!((all.hooks.len(), all.unreadable.len()), (1, 2));
+}
