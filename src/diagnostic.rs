@@ -57,6 +57,7 @@ codes! {
     Unreadable => "E010", Error, "config file cannot be read";
     BadBuiltin => "E011", Error, "unknown built-in or invalid built-in options";
     BadInvocation => "E012", Error, "a hookrun command line that hookrun refuses";
+    NoSuchEvent => "E013", Error, "an event name in hookrun TOML that is not hookrun's name of an event";
     UnknownEvent => "W001", Warning, "unknown event name";
     MatcherIgnored => "W002", Warning, "matcher on an event without a matcher field";
     PrefixMatcher => "W003", Warning, "exact-name matcher looks like a prefix";

@@ -127,6 +127,10 @@ pub enum Error {
     Runtime(std::io::Error),
     #[error("{0}")]
     Internal(String),
+    /// A config layer that could not be loaded while the others were: the
+    /// config the user wrote could not be fully evaluated.
+    #[error("{0}")]
+    Unevaluated(String),
     #[error("interrupted by {name}; every running hook was killed")]
     Interrupted { name: &'static str, signal: i32 },
     /// An error where a guard fails closed: answered with a block (exit 2)
@@ -141,7 +145,10 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Usage(_) => ErrorKind::Usage,
-            Error::ConfigRead { .. } | Error::Config(_) | Error::NoHooks(_) => ErrorKind::Config,
+            Error::ConfigRead { .. }
+            | Error::Config(_)
+            | Error::NoHooks(_)
+            | Error::Unevaluated(_) => ErrorKind::Config,
             Error::Event(_)
             | Error::Nested { .. }
             | Error::Stdin(_)

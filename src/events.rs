@@ -219,6 +219,17 @@ pub static AGENT_ONLY: &[EventInfo] = &[
     ev!("PostModelRequest", None, Narrow, Generic, LONG, false),
 ];
 
+/// pydantic-deep's lifecycle events, which keep their own names (their
+/// hooks run, matchers and answers ignored).
+pub static PYDANTIC_LIFECYCLE: &[&str] = &[
+    "before_run",
+    "after_run",
+    "run_error",
+    "before_model_request",
+    "after_model_request",
+    "model_fallback_triggered",
+];
+
 /// The catalogue row for an event's canonical (Claude Code) name.
 #[must_use]
 pub fn info(name: &str) -> Option<&'static EventInfo> {

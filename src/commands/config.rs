@@ -24,7 +24,8 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
             default_fail_mode: FailMode::Open,
             format: None,
         },
-    )?;
+    )?
+    .complete()?;
     match args.action {
         Some(ConfigCommand::Events { dialect, timeouts }) => {
             let (names, missing) = events_for(&config, dialect);

@@ -22,7 +22,7 @@ pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         format: args.config_format,
     };
-    let config = config::load_found(&found, options)?;
+    let config = config::load_found(&found, options)?.complete()?;
     let event = read_event(args)?;
     let plan = crate::select::select(&config, &event);
     let eval = if args.run {

@@ -121,7 +121,11 @@ pub(crate) fn admit(
             });
         }
     };
-    let problem = if config.hooks.is_empty() && !config.off && config.any_closed {
+    let problem = if config.hooks.is_empty()
+        && !config.off
+        && config.any_closed
+        && config.unreadable.is_empty()
+    {
         // A closed guard whose config lost every hook (emptied, caught
         // mid-save) must not let events through.
         Some(Error::NoHooks(
@@ -221,6 +225,34 @@ pub(crate) fn own_reason(e: &Error) -> String {
 /// The warning for a run that found no config file at all.
 pub(crate) const NO_CONFIG: &str = "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run";
 
+/// The error for config layers that could not be loaded (`--config a.toml
+/// --config missing.toml`, a trusted project file with a syntax error):
+/// hookrun could not evaluate everything the user configured. The event was
+/// still evaluated with the readable layers; this decides what the failure
+/// adds: a block (`Error::blocks`) unless `--on-error allow` (and even then
+/// where the readable layers fail closed), else hookrun's error (exit 1)
+/// unless the readable layers block. The one place that decides it.
+pub(crate) fn unevaluated_block(config: &Config, blocks: bool) -> Option<Error> {
+    if config.unreadable.is_empty() {
+        return None;
+    }
+    let failures: Vec<String> = config
+        .unreadable
+        .iter()
+        .map(|u| format!("{} (fix that file, or remove it)", u.error))
+        .collect();
+    let ran = if config.files.is_empty() {
+        "no config file could be loaded"
+    } else {
+        "only the other config files' hooks ran"
+    };
+    let e = Error::Unevaluated(format!(
+        "the config could not be fully evaluated ({ran}): {}",
+        failures.join("; ")
+    ));
+    Some(e.closed_if(blocks))
+}
+
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
@@ -308,31 +340,44 @@ pub(crate) fn handle(
             return Ok((None, own_block(event, &e)));
         }
     };
-    let mut rendered = eval.rendered.clone();
+    // hookrun's own failures added on top of what the hooks answered: what
+    // they decided stands (a deny wins, a Stop blocks only once).
+    let mut failures: Vec<String> = Vec::new();
+    let mut stderr: Vec<String> = Vec::new();
+    let mut plain_error = None;
+    if let Some(e) = unevaluated_block(config, blocks) {
+        if e.blocks() {
+            failures.push(own_reason(&e));
+        } else if eval.decision.blocked {
+            stderr.push(format!("hookrun: {e}"));
+        } else {
+            plain_error = Some(e);
+        }
+    }
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
         if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {
             if blocks {
-                // The hooks' own answers stand; the lost line is added on top.
-                let mut d = eval.decision.clone();
-                let reason = own_reason(&Error::Internal(format!("no audit line written: {why}")));
-                crate::decision::own_failure(
-                    &mut d,
-                    &event.name,
-                    eval.family,
-                    &event.fields,
-                    reason,
-                );
-                rendered = crate::dialect::protocol(event.dialect).render(
-                    event,
-                    eval.family,
-                    &d,
-                    &eval.notices,
-                );
+                failures.push(own_reason(&Error::Internal(format!(
+                    "no audit line written: {why}"
+                ))));
             } else {
-                rendered.stderr.push(format!("hookrun: {why}"));
+                stderr.push(format!("hookrun: {why}"));
             }
         }
     }
+    let mut rendered = if failures.is_empty() {
+        match &plain_error {
+            Some(e) => output::error_answer(e),
+            None => eval.rendered.clone(),
+        }
+    } else {
+        let mut d = eval.decision.clone();
+        for reason in failures {
+            crate::decision::own_failure(&mut d, &event.name, eval.family, &event.fields, reason);
+        }
+        crate::dialect::protocol(event.dialect).render(event, eval.family, &d, &eval.notices)
+    };
+    rendered.stderr.extend(stderr);
     Ok((Some(eval), rendered))
 }

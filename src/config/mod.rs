@@ -27,12 +27,15 @@ use crate::error::Error;
 
 pub use discover::{Found, Source, discover, in_directory, paths, user_dir};
 use layer::Layer;
-pub use model::{Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch};
+pub use model::{
+    Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
+};
 /// Loads and layers config files in order (spec 1.2: hook lists appended;
 /// `disableAllHooks` takes the last value set; dedup happens per event).
 ///
 /// # Errors
-/// A file that is missing, unreadable or does not parse; an invalid TOML file.
+/// A file that is missing, unreadable or does not parse; an invalid TOML
+/// file (the first such file: see [`Config::complete`]).
 pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
     let files: Vec<Found> = paths
         .iter()
@@ -41,7 +44,7 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
             source: Source::Explicit,
         })
         .collect();
-    load_found(&files, options)
+    load_found(&files, options)?.complete()
 }
 
 /// Loads discovered files: as [`load`], with a project file off the user's
@@ -49,8 +52,14 @@ pub fn load(paths: &[PathBuf], options: LoadOptions) -> Result<Config, Error> {
 /// on the very bytes that are parsed, so a file swapped after the check
 /// cannot borrow its trust.
 ///
+/// A layer that cannot be loaded never takes the others with it: an
+/// untrusted project file that is missing or invalid is skipped with a
+/// notice (it could only have added guards), and any other such layer is
+/// listed in `Config::unreadable`, next to what the readable layers say.
+///
 /// # Errors
-/// As [`load`].
+/// None today: every failure is in the config; the `Result` is the
+/// callers' contract.
 pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error> {
     let mut config = Config::default();
     let (trust, trust_problem) = if files.iter().any(|f| f.source == Source::Project) {
@@ -69,9 +78,26 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
     let mut policy_disable = false;
     let mut closed_default = false;
     for Found { path, source } in files {
-        let text = read_text(path)?;
-        let mut layer = parse_layer(path, &text, options)?;
-        if *source == Source::Project && !trust.allows(path, text.as_bytes()) {
+        let loaded = read_text(path).map(|text| {
+            let untrusted = *source == Source::Project && !trust.allows(path, text.as_bytes());
+            (untrusted, parse_layer(path, &text, options))
+        });
+        let (untrusted, mut layer) = match loaded {
+            Ok((untrusted, Ok(layer))) => (untrusted, layer),
+            Ok((true, Err(e))) => {
+                config.notices.push(untrusted::skipped(finding_of(path, e)));
+                config.untrusted_files.push(path.clone());
+                continue;
+            }
+            Ok((false, Err(error))) | Err(error) => {
+                config.unreadable.push(Unreadable {
+                    path: path.clone(),
+                    error: std::sync::Arc::new(error),
+                });
+                continue;
+            }
+        };
+        if untrusted {
             untrusted::restrict(&mut layer, path);
             config.untrusted_files.push(path.clone());
         }
@@ -112,7 +138,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || closed_default
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
-    if config.hooks.is_empty() && !config.off {
+    if config.hooks.is_empty() && !config.off && config.unreadable.is_empty() {
         config.notices.push(no_hooks(&config.files));
     }
     Ok(config)

@@ -201,6 +201,37 @@ pub struct Config {
     /// settings file that names it sets it (Claude Code's precedence is the
     /// layering order).
     pub hookrun_plugin: Option<PluginSwitch>,
+    /// hookrun's own failures: the config could not be fully evaluated.
+    /// The layers (the user's own files, or a trusted project file) that
+    /// were missing or invalid; the other layers are loaded all the same,
+    /// so that what they say (their denies, their `fail_mode = "closed"`)
+    /// holds, and `run` answers these on top (`run::unevaluated_block`).
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// A layer that could not be loaded, and why.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    pub path: PathBuf,
+    /// Shared so that the config stays cheap to clone (`serve` keeps one).
+    pub error: std::sync::Arc<crate::error::Error>,
+}
+
+impl Config {
+    /// The config, or the first layer's error when a layer could not be
+    /// loaded: for the commands that show or convert a config, where a
+    /// partial one would mislead.
+    ///
+    /// # Errors
+    /// The error of the first layer that could not be loaded.
+    pub fn complete(mut self) -> Result<Config, crate::error::Error> {
+        if self.unreadable.is_empty() {
+            return Ok(self);
+        }
+        let first = self.unreadable.swap_remove(0);
+        Err(std::sync::Arc::try_unwrap(first.error)
+            .unwrap_or_else(|shared| crate::error::Error::Internal(shared.to_string())))
+    }
 }
 
 /// A settings file's `enabledPlugins` entry for hookrun's Claude Code

@@ -229,6 +229,20 @@ pub(super) fn load_all(path: &Path, text: &str, options: LoadOptions) -> (Layer,
                 .iter()
                 .map(|e| crate::events::canonical_name(e).to_owned())
                 .collect();
+            if let Some((message, fix)) = events.iter().find_map(|e| not_an_event(e)) {
+                let (line, column) = line_col(text, h.event.span().start);
+                return Err(Error::Config(Box::new(ConfigProblem {
+                    code: Code::NoSuchEvent,
+                    at: Location {
+                        path: path.to_owned(),
+                        line: Some(line),
+                        column: Some(column),
+                    },
+                    key: Some(format!("{key}.event")),
+                    message,
+                    fix,
+                })));
+            }
             let action = super::placeholder::expand(
                 action_of(&h, &key, span.clone(), &err_at)?,
                 &config_dir,
@@ -391,6 +405,47 @@ fn unknown_field_fix(message: &str) -> Option<String> {
 
 fn positive_msg(secs: f64) -> String {
     format!("timeout {secs} is not a positive number of seconds")
+}
+
+/// Why `name` cannot be an event of hookrun's TOML, and the fix: TOML
+/// names events as hookrun's model does (Claude Code's names, the
+/// agent-only events of `events::AGENT_ONLY`, pydantic-deep's snake_case
+/// tool events and its lifecycle events). A name that is another agent's own for one of those
+/// (`BeforeTool`, `preToolUse`, `beforeShellExecution`) is refused with the
+/// name to write, never guessed: one TOML file means one thing under every
+/// agent. Any other name would match no event of any agent, so its hooks
+/// would silently never run.
+fn not_an_event(name: &str) -> Option<(String, Option<String>)> {
+    use crate::dialect::{copilot, cursor, gemini};
+    if crate::events::known(name).is_some() || crate::events::PYDANTIC_LIFECYCLE.contains(&name) {
+        return None;
+    }
+    let tables = [
+        ("Gemini CLI", gemini::events::EVENTS),
+        ("Cursor", cursor::events::EVENTS),
+        ("Copilot CLI", copilot::events::EVENTS),
+    ];
+    let foreign = tables.iter().find_map(|(agent, table)| {
+        table
+            .iter()
+            .find(|(theirs, _)| *theirs == name)
+            .map(|(_, ours)| (*agent, *ours))
+    });
+    if let Some((agent, ours)) = foreign {
+        return Some((
+            format!(
+                "`{name}` is {agent}'s name for `{ours}`; hookrun TOML names events as Claude Code does, for every agent"
+            ),
+            Some(format!("write `event = \"{ours}\"`")),
+        ));
+    }
+    let near = crate::events::nearest(name).or_else(|| {
+        crate::suggest::nearest(name, crate::events::AGENT_ONLY.iter().map(|e| e.name))
+    });
+    Some((
+        format!("`{name}` is no agent's event: its hooks would never run"),
+        near.map(|n| format!("did you mean `{n}`?")),
+    ))
 }
 
 #[cfg(test)]

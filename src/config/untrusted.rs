@@ -19,6 +19,12 @@
 //! trail) and `order`. `[defaults] fail_mode` applies to the file's own
 //! hooks only, so it needs no rule; a closed default only adds strictness
 //! and is kept.
+//!
+//! An untrusted file that cannot be used (a syntax error, an unknown key)
+//! is skipped whole, with a notice on every event: it could only have
+//! added guards, so skipping it never removes one of the user's, and a
+//! broken file written into the project cannot stop the user's own
+//! layers from running.
 
 use std::path::Path;
 
@@ -58,4 +64,23 @@ pub(super) fn restrict(layer: &mut Layer, path: &Path) {
             ),
         ));
     }
+}
+
+/// The notice for an untrusted project file that cannot be used and is
+/// skipped: the finding (file, line, key, fix) with why it was skipped.
+pub(super) fn skipped(finding: Diagnostic) -> Diagnostic {
+    let fix = finding
+        .fix
+        .as_ref()
+        .map(|f| format!("; {f}"))
+        .unwrap_or_default();
+    let mut notice = finding.clone();
+    notice.code = Code::Untrusted;
+    notice.severity = Code::Untrusted.severity();
+    notice.message = format!(
+        "untrusted project config skipped, it cannot be used: {}{fix}; the other config files ran without it (fix it, then review it and `hookrun trust {}`)",
+        finding.message,
+        finding.file.display()
+    );
+    notice
 }

@@ -83,19 +83,49 @@ fn event_flag_names_the_event() {
 }
 
 #[test]
-fn unknown_event_runs_its_hooks_with_a_notice() {
-    let t = HookTest::new()
-        .toml(
-            "[[hooks]]\nevent = \"FutureEvent\"\nmatcher = \"ignored\"\ncommand = \"touch ran\"\n",
-        )
-        .event(json!({"hook_event_name": "FutureEvent"}));
-    let out = t.run();
-    assert_eq!(out.code, 0, "{out:?}");
-    assert!(t.path().join("ran").exists());
-    assert!(
-        out.system_message().contains("not an event hookrun knows"),
-        "{out:?}"
-    );
+fn an_event_name_no_agent_has_is_a_config_error_with_the_nearest_name() {
+    for (name, near) in [("PreToolUs", "PreToolUse"), ("pretooluse", "PreToolUse")] {
+        let t = HookTest::new()
+            .toml(&format!(
+                "[[hooks]]\nevent = \"{name}\"\ncommand = \"touch ran\"\n"
+            ))
+            .pre_tool_use("ls");
+        let out = t.run();
+        assert_eq!(out.code, 1, "{out:?}");
+        assert!(!t.path().join("ran").exists());
+        assert!(
+            out.stderr.contains("E013") || out.stderr.contains("no agent's event"),
+            "{out:?}"
+        );
+        assert!(
+            out.stderr.contains(":2:9 at `hooks[0].event`")
+                && out.stderr.contains(&format!("did you mean `{near}`?")),
+            "{out:?}"
+        );
+    }
+    // Another agent's own name: the error says the name TOML uses.
+    for name in ["BeforeTool", "preToolUse", "beforeShellExecution"] {
+        let out = HookTest::new()
+            .toml(&format!(
+                "[[hooks]]\nevent = \"{name}\"\ncommand = \"true\"\n"
+            ))
+            .pre_tool_use("ls")
+            .run();
+        assert_eq!(out.code, 1, "{out:?}");
+        assert!(
+            out.stderr.contains(&format!("`{name}` is "))
+                && out.stderr.contains("write `event = \"PreToolUse\"`"),
+            "{out:?}"
+        );
+    }
+    // Under a closed guard the broken file blocks.
+    let out = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUs\"\ncommand = \"true\"\n")
+        .args(&["--fail-mode", "closed"])
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stdout.contains("PreToolUs"), "{out:?}");
 }
 
 #[test]

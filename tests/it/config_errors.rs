@@ -193,3 +193,100 @@ fn claude_json_drops_name_line_and_column() {
         "{out:?}"
     );
 }
+
+/// A closed first layer, a second that is missing or broken: the readable
+/// layer's deny and `fail_mode = "closed"` hold, and the block names the
+/// layer that failed.
+#[test]
+fn a_missing_or_broken_later_layer_blocks_under_a_closed_first_layer() {
+    let closed = "[defaults]\nfail_mode = \"closed\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n";
+    let t = HookTest::new().toml(closed);
+    let missing = t.path().join("missing.toml");
+    let out = t
+        .args(&["--config", &missing.display().to_string()])
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    let reason = out.hso()["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        reason.contains("missing.toml") && reason.contains("could not be fully evaluated"),
+        "{out:?}"
+    );
+
+    let out = HookTest::new()
+        .toml(closed)
+        .raw_config("b.toml", "[[hooks]]\nevent = \"Stop\"\ncomand = \"true\"\n")
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 2, "{out:?}");
+    let reason = out.hso()["permissionDecisionReason"].to_string();
+    assert!(
+        reason.contains("b.toml:3:1") && reason.contains("hooks[0].comand"),
+        "{reason}"
+    );
+}
+
+/// Without a closed guard the broken layer is hookrun's error (exit 1, as
+/// when no layer loads), but a deny of the readable layers still holds.
+#[test]
+fn a_broken_later_layer_keeps_the_readable_layers_deny() {
+    let deny = "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n";
+    let t = HookTest::new().toml(deny);
+    let missing = t.path().join("missing.toml");
+    let t = t.args(&["--config", &missing.display().to_string()]);
+    let out = t.pre_tool_use("rm -rf /").run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+    assert!(out.stderr.contains("missing.toml"), "{}", out.stderr);
+
+    let t = HookTest::new().toml(deny);
+    let missing = t.path().join("missing.toml");
+    let out = t
+        .args(&["--config", &missing.display().to_string()])
+        .pre_tool_use("ls")
+        .run();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stdout.is_empty() && out.stderr.contains("missing.toml"),
+        "{out:?}"
+    );
+}
+
+/// What the `config_layers` fuzz target checks, on fixed inputs: a layer
+/// that fails on its own is listed in `Config::unreadable`, the others load.
+#[test]
+fn every_layer_that_fails_alone_is_listed_when_layered() {
+    use hookrun::config::{self, FailMode, Found, LoadOptions, Source};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = dir.path().join("good.toml");
+    let broken = dir.path().join("broken.toml");
+    let missing = dir.path().join("missing.toml");
+    std::fs::write(
+        &good,
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n",
+    )
+    .expect("write");
+    std::fs::write(&broken, "[[hooks]\n").expect("write");
+    let files: Vec<Found> = [&good, &broken, &missing]
+        .iter()
+        .map(|p| Found {
+            path: (*p).clone(),
+            source: Source::Explicit,
+        })
+        .collect();
+    let options = LoadOptions {
+        explicit: false,
+        default_fail_mode: FailMode::Open,
+        format: None,
+    };
+    let all = config::load_found(&files, options).expect("layered");
+    for f in &files {
+        let alone = config::load(std::slice::from_ref(&f.path), options);
+        let listed = all.unreadable.iter().any(|u| u.path == f.path);
+        assert_eq!(alone.is_err(), listed, "{}", f.path.display());
+    }
+    assert_eq!((all.hooks.len(), all.unreadable.len()), (1, 2));
+}

@@ -537,7 +537,7 @@ fn forced_event_names_of_every_agent_are_mapped() {
 /// An `--event` that names nothing is an error (a block when closed), unless
 /// hooks are configured under that exact name.
 #[test]
-fn an_unknown_forced_event_is_an_error_unless_hooks_use_it() {
+fn an_unknown_forced_event_is_an_error() {
     let ev = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
     let open = HookTest::new()
         .env("HOOKRUN_ON_ERROR", "allow")
@@ -556,13 +556,19 @@ fn an_unknown_forced_event_is_an_error_unless_hooks_use_it() {
         .args(&["--event", "PreToolUs"])
         .run();
     assert_eq!(closed.code, 2, "{closed:?}");
+    // A name no agent sends cannot be configured either: its hooks would
+    // never run under an agent.
     let custom = HookTest::new()
         .toml("[[hooks]]\nevent = \"MyCheckpoint\"\ncommand = \"echo mark > ran.txt\"\n")
         .stdin(ev.as_bytes())
         .args(&["--event", "MyCheckpoint"]);
     let out = custom.run();
-    assert_eq!(out.code, 0, "{out:?}");
-    assert_eq!(custom.read("ran.txt").trim(), "mark");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("`MyCheckpoint` is no agent's event"),
+        "{out:?}"
+    );
+    assert!(!custom.path().join("ran.txt").exists());
 }
 
 /// Seen live: pydantic-deep runs identical hooks once each and sets no

@@ -228,3 +228,80 @@ fn an_explicit_config_is_read_with_full_rights() {
     );
     assert_eq!(untrusted(&report), Vec::<String>::new());
 }
+
+/// The user's own guard against destructive commands.
+const DANGEROUS: &str =
+    "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\nbuiltin = \"dangerous-commands\"\n";
+
+/// `hookrun run` on a Bash event running `command`, in the project.
+fn run_command(home: &Home, command: &str) -> Out {
+    let start = Instant::now();
+    let mut child = home
+        .command("proj", Some("proj"), &["run"])
+        .spawn()
+        .expect("spawn");
+    let event = json!({
+        "session_id": "s", "transcript_path": "/dev/null",
+        "cwd": home.path("proj"), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t",
+    });
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut stdin, event.to_string().as_bytes()).expect("event");
+    drop(stdin);
+    finish(child, start)
+}
+
+#[test]
+fn a_broken_untrusted_project_file_is_skipped_and_the_users_guard_runs() {
+    let home = Home::new(Some(DANGEROUS));
+    for broken in [
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\nbogus = 1\n",
+        "[[hooks]\nevent = \n",
+    ] {
+        home.write("proj/hookrun.toml", broken);
+        let out = run_command(&home, "rm -rf /");
+        assert_eq!(out.code, 2, "{out:?}");
+        assert_eq!(decision(&out)["permissionDecision"], "deny", "{out:?}");
+        assert!(
+            out.stderr.contains("hookrun.toml:")
+                && out.stderr.contains("untrusted project config skipped"),
+            "{}",
+            out.stderr
+        );
+        // Said on every event, not only on a block.
+        let out = run_command(&home, "ls");
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(
+            out.stderr.contains("untrusted project config skipped"),
+            "{}",
+            out.stderr
+        );
+    }
+    home.write(
+        "proj/hookrun.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\nbogus = 1\n",
+    );
+    let out = run_command(&home, "rm -rf /");
+    assert!(out.stderr.contains("`hooks[0].bogus`"), "{}", out.stderr);
+}
+
+#[test]
+fn a_broken_trusted_project_file_stays_an_error() {
+    let home = Home::new(Some(DANGEROUS));
+    home.write(
+        "proj/hookrun.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\nbogus = 1\n",
+    );
+    assert_eq!(home.trust(&["hookrun.toml"]).code, 0);
+    let out = run_command(&home, "ls");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("hookrun.toml:4:1 at `hooks[0].bogus`")
+            && out.stderr.contains("could not be fully evaluated"),
+        "{}",
+        out.stderr
+    );
+    // The user's guard still ran, and its deny holds.
+    let out = run_command(&home, "rm -rf /");
+    assert_eq!(decision(&out)["permissionDecision"], "deny", "{out:?}");
+}

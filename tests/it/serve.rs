@@ -212,3 +212,40 @@ fn config_edits_take_effect_and_broken_edits_keep_the_last_good_config() {
     drop(stdin);
     assert_eq!(server.wait().unwrap().code(), Some(0));
 }
+
+/// A missing later layer under a closed first layer: `serve` blocks each
+/// event as `run` does, naming the missing file.
+#[test]
+fn a_missing_layer_blocks_under_serve_as_under_run() {
+    let t = HookTest::new().toml(
+        "[defaults]\nfail_mode = \"closed\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n",
+    );
+    let missing = t.path().join("missing.toml");
+    let event =
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let out = Command::new(BIN)
+        .args(["serve", "--stdio", "--config"])
+        .arg(t.path().join("config-1.toml"))
+        .arg("--config")
+        .arg(&missing)
+        .current_dir(t.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut server| {
+            let mut stdin = server.stdin.take().expect("stdin");
+            writeln!(stdin, "{event}")?;
+            drop(stdin);
+            server.wait_with_output()
+        })
+        .expect("serve");
+    let reply: Value = serde_json::from_slice(&out.stdout).expect("one reply");
+    assert_eq!(reply["exit_code"], 2, "{reply}");
+    let answer: Value =
+        serde_json::from_str(reply["stdout"].as_str().unwrap_or_default()).expect("answer");
+    let hso = &answer["hookSpecificOutput"];
+    assert_eq!(hso["permissionDecision"], "deny", "{reply}");
+    let reason = hso["permissionDecisionReason"].as_str().unwrap_or_default();
+    assert!(reason.contains("missing.toml"), "{reply}");
+}

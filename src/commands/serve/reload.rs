@@ -120,6 +120,13 @@ impl Live {
             .map(|(p, _)| p)
             .eq(self.applied.iter().map(|(p, _)| p));
         let why = match crate::commands::run::load_config(args) {
+            // A layer that cannot be loaded (often one caught mid-save) is
+            // not applied: the last good config holds every layer.
+            Ok(c) if !c.unreadable.is_empty() => c
+                .complete()
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default(),
             Ok(c)
                 if same_files && c.hooks.is_empty() && !c.off && !self.config.hooks.is_empty() =>
             {
