@@ -4,7 +4,7 @@
 //! and project.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -66,26 +66,16 @@ impl World {
     fn run(&self, tool: &str, input: Value) -> (String, String) {
         let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
             "tool_input": input, "cwd": self.project});
-        let mut child = Command::new(BIN)
-            .arg("run")
+        let mut cmd = Command::new(BIN);
+        cmd.arg("run")
             .current_dir(&self.project)
             .env("HOME", &self.home)
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("HOOKRUN_CONFIG")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env("CLAUDE_PROJECT_DIR", &self.project)
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        std::io::Write::write_all(
-            &mut child.stdin.take().expect("stdin"),
-            ev.to_string().as_bytes(),
-        )
-        .expect("write");
-        let out = child.wait_with_output().expect("wait");
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        let out = crate::support::output_with_stdin(&mut cmd, ev.to_string().as_bytes());
         let stdout = String::from_utf8_lossy(&out.stdout);
         let v: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
         let hso = &v["hookSpecificOutput"];
