@@ -4,7 +4,17 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::own_files::OwnFiles;
 use crate::event::Event;
+
+/// What a guard knows of the run besides the event: the project directory
+/// and hookrun's own files (its config, trust list, audit files, the agent
+/// settings that register it), gathered when the config was loaded.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    pub project: &'a Path,
+    pub own: &'a OwnFiles,
+}
 
 /// A built-in guard: what it concludes for one event. Built from its options
 /// by its registry entry.
@@ -12,6 +22,12 @@ pub trait Guard: Send + Sync + std::fmt::Debug {
     /// Evaluates the guard for an event. `project` is the project directory
     /// (traversal and relative roots).
     fn evaluate(&self, event: &Event, project: &Path) -> Verdict;
+
+    /// Evaluates the guard with the whole context; guards that need only
+    /// the project keep [`evaluate`](Guard::evaluate).
+    fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
+        self.evaluate(event, ctx.project)
+    }
 }
 
 /// A guard's line in the registry: its name, what it does, and how it is

@@ -25,6 +25,7 @@ pub mod guard;
 mod inline_code;
 mod literals;
 mod obscured;
+pub mod own_files;
 mod path_lists;
 mod paths_code;
 pub mod r_code;
@@ -47,7 +48,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::event::Event;
-pub use guard::{Entry, Guard, Verdict};
+pub use guard::{Context, Entry, Guard, Verdict};
 
 /// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one
 /// list: a new guard is one file and its name here.
@@ -156,6 +157,12 @@ impl Builtin {
     #[must_use]
     pub fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
         self.guard.evaluate(event, project)
+    }
+
+    /// Evaluates the built-in with the whole guard context.
+    #[must_use]
+    pub fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
+        self.guard.evaluate_in(event, ctx)
     }
 }
 

@@ -10,11 +10,12 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::guard::{Entry, Guard, Verdict, options};
+use super::guard::{Context, Entry, Guard, Verdict, options};
+use super::own_files::OwnFiles;
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
 use super::expand;
-use super::paths_code;
+use super::paths_code::{self, Judge as _};
 use super::sensitive_names;
 pub use super::tools::Access;
 use super::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
@@ -52,6 +53,10 @@ pub struct Options {
     /// `shell` is on; default true). The shell commands R runs are judged
     /// when `shell` is on too.
     pub r_code: Option<bool>,
+    /// Deny writes to hookrun's own files (its config layers, trust list,
+    /// audit log and key, the agent settings that register it) and reads
+    /// of the audit key (default true; see `own_files`).
+    pub own_files: Option<bool>,
 }
 
 /// The compiled rules: globs expanded (`~/`) and split once, at load.
@@ -68,6 +73,7 @@ pub struct ProtectPaths {
     deny_traversal: bool,
     shell: bool,
     r_code: bool,
+    own_files: bool,
 }
 
 
@@ -107,6 +113,7 @@ impl ProtectPaths {
             deny_traversal: o.deny_traversal.unwrap_or(true),
             shell: o.shell.unwrap_or(true),
             r_code: o.r_code.unwrap_or(true),
+            own_files: o.own_files.unwrap_or(true),
         }
     }
 
@@ -114,7 +121,8 @@ impl ProtectPaths {
     /// relative paths; `project` bounds traversal and relative roots.
     #[must_use]
     pub fn check(&self, raw: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
-        self.judge(raw, false, access, cwd, project, self.deny_traversal)
+        let own = OwnFiles::default();
+        Judging { guard: self, own: &own }.judge(raw, false, access, cwd, project, self.deny_traversal)
     }
 
     /// Like [`check`](Self::check) for a glob pattern: its literal prefix
@@ -133,104 +141,8 @@ impl ProtectPaths {
         cwd: &Path,
         project: &Path,
     ) -> Option<String> {
-        expand::braces(pattern).iter().find_map(|p| {
-            self.judge(p, true, access, cwd, project, self.deny_traversal)
-                .or_else(|| self.could_match(p, access, cwd, project))
-        })
-    }
-
-    /// The first sensitive name the last component of `pattern` could
-    /// match, judged as a path in the pattern's directory.
-    fn could_match(&self, pattern: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
-        sensitive_names::matched_by(pattern)
-            .into_iter()
-            .find_map(|path| {
-                self.judge(&path, false, access, cwd, project, false)
-                    .map(|why| format!("`{pattern}` could match `{path}`: {why}"))
-            })
-    }
-
-    fn judge(
-        &self,
-        raw: &str,
-        pattern: bool,
-        access: Access,
-        cwd: &Path,
-        project: &Path,
-        deny_traversal: bool,
-    ) -> Option<String> {
-        let home = &self.home;
-        let target = if pattern {
-            literal_prefix(raw)
-        } else {
-            raw.to_owned()
-        };
-        let abs = absolute(&target, cwd, home);
-        let walked = walk(&abs);
-        let complete = walked.complete;
-        let mut readings = vec![lexical(&abs)];
-        if walked.path != readings[0] {
-            readings.push(walked.path);
-        }
-        let project_abs = absolute(&project.display().to_string(), cwd, home);
-        let project_forms = [lexical(&project_abs), walk(&project_abs).path];
-        let verb = if access == Access::Read {
-            "read"
-        } else {
-            "write"
-        };
-        let mut listed = readings.clone();
-        if pattern {
-            listed.push(lexical(&absolute(raw, cwd, home)));
-        }
-        for r in &listed {
-            if let Some(g) = self.denied(r, access, &project_forms, home) {
-                let shown = r.display();
-                return Some(format!(
-                    "{verb} of a sensitive path: `{raw}` (as `{shown}`, matches `{g}`)"
-                ));
-            }
-        }
-        let inside = |p: &Path, roots: &[PathBuf]| roots.iter().any(|r| p.starts_with(r));
-        let uses_dotdot = Path::new(raw)
-            .components()
-            .any(|c| c == Component::ParentDir);
-        let bounded = (deny_traversal && uses_dotdot)
-            || (access == Access::Write && self.roots.is_some());
-        if bounded && !complete {
-            return Some(format!(
-                "`{raw}` cannot be resolved (a symlink loop, more than {MAX_LINKS} links, or an \
-                 unreadable component), so it cannot be shown to stay inside"
-            ));
-        }
-        if deny_traversal && uses_dotdot {
-            if let Some(out) = readings.iter().find(|r| !inside(r, &project_forms)) {
-                return Some(format!(
-                    "path traversal out of the project: `{raw}` resolves to `{}`, outside `{}`",
-                    out.display(),
-                    project.display()
-                ));
-            }
-        }
-        if access == Access::Write {
-            if let Some(roots) = &self.roots {
-                let forms: Vec<PathBuf> = roots
-                    .iter()
-                    .flat_map(|r| {
-                        let abs = absolute(r, &project_forms[0], home);
-                        [lexical(&abs), walk(&abs).path]
-                    })
-                    .collect();
-                if let Some(out) = readings.iter().find(|r| !inside(r, &forms)) {
-                    return Some(format!(
-                        "write outside the allowed roots: `{raw}` resolves to `{}` (allowed: {})",
-                        out.display(),
-                        roots.join(", ")
-                    ));
-                }
-            }
-        }
-        None
+        let own = OwnFiles::default();
+        Judging { guard: self, own: &own }.check_pattern(pattern, access, cwd, project)
     }
 
     /// The deny glob a path matches (case-insensitively), unless an allow
@@ -293,6 +205,13 @@ pub const ENTRY: Entry = Entry {
 
 impl Guard for ProtectPaths {
     fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
+        let own = OwnFiles::default();
+        self.evaluate_in(event, &Context { project, own: &own })
+    }
+
+    fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
+        let (project, own) = (ctx.project, ctx.own);
+        let judging = Judging { guard: self, own };
         if !matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest") {
             return Verdict::Pass;
         }
@@ -301,13 +220,13 @@ impl Guard for ProtectPaths {
             if !self.shell {
                 return Verdict::Pass;
             }
-            return paths_code::shell_command(self, event, project, self.r_code);
+            return paths_code::shell_command(&judging, event, project, self.r_code);
         }
         if R_CODE_TOOLS.contains(&tool.as_str()) {
             if !self.r_code {
                 return Verdict::Pass;
             }
-            return paths_code::r_code(self, event, project, self.shell, self.deny_traversal);
+            return paths_code::r_code(&judging, event, project, self.shell, self.deny_traversal);
         }
         let access = if READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
@@ -326,9 +245,9 @@ impl Guard for ProtectPaths {
         };
         for p in paths_of(&tool, input) {
             let why = if p.pattern {
-                self.check_pattern(&p.text, access, &cwd, project)
+                judging.check_pattern(&p.text, access, &cwd, project)
             } else {
-                self.judge(&p.text, false, access, &cwd, project, self.deny_traversal)
+                judging.judge(&p.text, false, access, &cwd, project, self.deny_traversal)
             };
             if let Some(why) = why {
                 return Verdict::Deny(why);
@@ -338,7 +257,33 @@ impl Guard for ProtectPaths {
     }
 }
 
-impl paths_code::Judge for ProtectPaths {
+/// protect-paths' rules for one event, with that run's own files.
+struct Judging<'a> {
+    guard: &'a ProtectPaths,
+    own: &'a OwnFiles,
+}
+
+impl Judging<'_> {
+    /// The first sensitive name the last component of `pattern` could
+    /// match, judged as a path in the pattern's directory.
+    fn could_match(
+        &self,
+        pattern: &str,
+        access: Access,
+        cwd: &Path,
+        project: &Path,
+    ) -> Option<String> {
+        sensitive_names::matched_by(pattern)
+            .into_iter()
+            .find_map(|path| {
+                self.judge(&path, false, access, cwd, project, false)
+                    .map(|why| format!("`{pattern}` could match `{path}`: {why}"))
+            })
+    }
+
+}
+
+impl paths_code::Judge for Judging<'_> {
     fn judge(
         &self,
         raw: &str,
@@ -346,17 +291,104 @@ impl paths_code::Judge for ProtectPaths {
         access: Access,
         cwd: &Path,
         project: &Path,
-        traversal: bool,
+        deny_traversal: bool,
     ) -> Option<String> {
-        ProtectPaths::judge(self, raw, pattern, access, cwd, project, traversal)
+        let g = self.guard;
+        let home = &g.home;
+        let target = if pattern {
+            literal_prefix(raw)
+        } else {
+            raw.to_owned()
+        };
+        let abs = absolute(&target, cwd, home);
+        let walked = walk(&abs);
+        let complete = walked.complete;
+        let mut readings = vec![lexical(&abs)];
+        if walked.path != readings[0] {
+            readings.push(walked.path);
+        }
+        let project_abs = absolute(&project.display().to_string(), cwd, home);
+        let project_forms = [lexical(&project_abs), walk(&project_abs).path];
+        let verb = if access == Access::Read {
+            "read"
+        } else {
+            "write"
+        };
+        if g.own_files
+            && let Some(why) = self.own.denied(raw, &readings, access, &project_forms[0])
+        {
+            return Some(why);
+        }
+        let mut listed = readings.clone();
+        if pattern {
+            listed.push(lexical(&absolute(raw, cwd, home)));
+        }
+        for r in &listed {
+            if let Some(g) = g.denied(r, access, &project_forms, home) {
+                let shown = r.display();
+                return Some(format!(
+                    "{verb} of a sensitive path: `{raw}` (as `{shown}`, matches `{g}`)"
+                ));
+            }
+        }
+        let inside = |p: &Path, roots: &[PathBuf]| roots.iter().any(|r| p.starts_with(r));
+        let uses_dotdot = Path::new(raw)
+            .components()
+            .any(|c| c == Component::ParentDir);
+        let bounded = (deny_traversal && uses_dotdot)
+            || (access == Access::Write && g.roots.is_some());
+        if bounded && !complete {
+            return Some(format!(
+                "`{raw}` cannot be resolved (a symlink loop, more than {MAX_LINKS} links, or an \
+                 unreadable component), so it cannot be shown to stay inside"
+            ));
+        }
+        if deny_traversal && uses_dotdot {
+            if let Some(out) = readings.iter().find(|r| !inside(r, &project_forms)) {
+                return Some(format!(
+                    "path traversal out of the project: `{raw}` resolves to `{}`, outside `{}`",
+                    out.display(),
+                    project.display()
+                ));
+            }
+        }
+        if access == Access::Write {
+            if let Some(roots) = &g.roots {
+                let forms: Vec<PathBuf> = roots
+                    .iter()
+                    .flat_map(|r| {
+                        let abs = absolute(r, &project_forms[0], home);
+                        [lexical(&abs), walk(&abs).path]
+                    })
+                    .collect();
+                if let Some(out) = readings.iter().find(|r| !inside(r, &forms)) {
+                    return Some(format!(
+                        "write outside the allowed roots: `{raw}` resolves to `{}` (allowed: {})",
+                        out.display(),
+                        roots.join(", ")
+                    ));
+                }
+            }
+        }
+        None
     }
 
-    fn check_pattern(&self, raw: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
-        ProtectPaths::check_pattern(self, raw, access, cwd, project)
+    fn check_pattern(
+        &self,
+        pattern: &str,
+        access: Access,
+        cwd: &Path,
+        project: &Path,
+    ) -> Option<String> {
+        expand::braces(pattern).iter().find_map(|p| {
+            self.judge(p, true, access, cwd, project, self.guard.deny_traversal)
+                .or_else(|| self.could_match(p, access, cwd, project))
+        })
     }
+
 
     fn home(&self) -> &Path {
-        &self.home
+        &self.guard.home
     }
 }
 

@@ -150,10 +150,12 @@ const PROGRAMS: &[(&[&str], Kind, &[&str])] = &[
         Kind::ReadsAfterFirst,
         &["--arg", "--argjson", "--indent"],
     ),
+    // `rm -r DIR`: no option of theirs takes a value (`-r` is `touch`'s).
+    (&["rm", "unlink", "rmdir"], Kind::Writes, &[]),
     (
         &[
-            "tee", "touch", "truncate", "rm", "shred", "unlink", "rmdir", "mkdir", "vi", "vim",
-            "nvim", "nano", "emacs", "pico", "ed", "code", "mkfifo",
+            "tee", "touch", "truncate", "shred", "mkdir", "vi", "vim", "nvim", "nano", "emacs",
+            "pico", "ed", "code", "mkfifo",
         ],
         Kind::Writes,
         &[

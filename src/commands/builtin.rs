@@ -62,10 +62,13 @@ fn run(args: &BuiltinArgs, builtin: Builtin) -> Result<ExitStatus, Error> {
         },
         dedup_key: args.name.clone(),
     };
-    let config = Config {
+    let mut config = Config {
         hooks: vec![hook],
         ..Config::default()
     };
+    // No config file is read, but the user's, the trust list and the
+    // agents' settings are hookrun's all the same.
+    config.own_files = crate::config::own_files(&config);
     let eval = pipeline::evaluate(&config, &event, &pipeline::Context::from_env(0))?;
     output::emit(&eval.rendered);
     Ok(eval.rendered.exit_code)

@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
+use crate::builtin::own_files::{OwnFiles, Sources};
+use crate::install::location::Homes;
 pub use discover::{Found, Source, discover, in_directory, paths, user_dir};
 use layer::Layer;
 pub use model::{
@@ -135,6 +137,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         config.hooks.retain(|h| h.origin.policy);
     }
     config.off = policy_disable || disable_all == Some(true);
+    config.own_files = own_files(&config);
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || closed_default
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
@@ -142,6 +145,29 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         config.notices.push(no_hooks(&config.files));
     }
     Ok(config)
+}
+
+/// hookrun's own files for a loaded config: the files read, the user
+/// config path and `$HOOKRUN_CONFIG`'s files whether read or not, the trust
+/// list and the audit files.
+#[must_use]
+pub fn own_files(config: &Config) -> OwnFiles {
+    let mut named: Vec<PathBuf> = discover::user_dir()
+        .map(|d| d.join("hookrun.toml"))
+        .into_iter()
+        .collect();
+    if let Some(list) = std::env::var_os("HOOKRUN_CONFIG").filter(|v| !v.is_empty()) {
+        named.extend(std::env::split_paths(&list));
+    }
+    let sources = Sources {
+        configs: &config.files,
+        named,
+        trust_list: trust::list_path(),
+        audit_log: config.audit_log.as_deref(),
+        audit_key: config.audit_key_file.as_deref(),
+    };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    OwnFiles::gather(&sources, Homes::from_env(), &cwd)
 }
 
 /// The notice for a config that defines no hook at all (an empty file, `{}`,

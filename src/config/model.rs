@@ -194,6 +194,9 @@ pub struct Config {
     /// `[defaults] audit_key_file` of the last file that sets it: audit
     /// lines are then sealed with HMAC-SHA256 under its key.
     pub audit_key_file: Option<PathBuf>,
+    /// hookrun's own files (config, trust list, audit files, agent
+    /// settings), which `protect-paths` keeps the tool from writing.
+    pub own_files: crate::builtin::own_files::OwnFiles,
     /// `[defaults] order`, and `[events.NAME] order` per event.
     pub order: Order,
     pub order_by_event: Vec<(String, Order)>,
@@ -273,6 +276,16 @@ pub enum Order {
 }
 
 impl Config {
+    /// What the built-in guards are told besides the event: the project
+    /// directory and hookrun's own files.
+    #[must_use]
+    pub fn guard_context<'a>(&'a self, project: &'a Path) -> crate::builtin::Context<'a> {
+        crate::builtin::Context {
+            project,
+            own: &self.own_files,
+        }
+    }
+
     /// The order of an event's hooks.
     #[must_use]
     pub fn order_of(&self, event: &str) -> Order {

@@ -86,7 +86,7 @@ pub(super) fn run_chain(
                 b,
                 &hook.display_name(),
                 &current,
-                Path::new(&ctx.project_dir),
+                &config.guard_context(Path::new(&ctx.project_dir)),
             )
         } else {
             let spec = spec_of(hook, &current, ctx, input);

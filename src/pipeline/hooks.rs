@@ -3,7 +3,6 @@
 //! hookrun (SIGINT, SIGTERM, SIGHUP, ...), built-ins
 //! in-process, and reading each run into an answer.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -155,10 +154,10 @@ pub(super) fn run_builtin(
     b: &Builtin,
     label: &str,
     event: &Event,
-    project: &Path,
+    ctx: &crate::builtin::Context<'_>,
 ) -> (HookRun, Answer) {
     let started = std::time::Instant::now();
-    let verdict = b.evaluate(event, project);
+    let verdict = b.evaluate_in(event, ctx);
     let (json, status) = crate::builtin::answer_json(b, label, &event.name, &verdict);
     let stdout = json
         .map(|j| serde_json::Value::Object(j).to_string())

@@ -177,7 +177,7 @@ fn run_parallel(
                         b,
                         &hook.display_name(),
                         event,
-                        Path::new(&ctx.project_dir),
+                        &config.guard_context(Path::new(&ctx.project_dir)),
                     )),
                     _ => None,
                 }

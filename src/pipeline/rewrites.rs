@@ -54,7 +54,7 @@ pub(super) fn judge_rewritten_input(
             "{} (on the rewritten input)",
             config.hooks[sel.hook].display_name()
         );
-        let (run, answer) = run_builtin(b, &label, &rewritten, project);
+        let (run, answer) = run_builtin(b, &label, &rewritten, &config.guard_context(project));
         if answer.outcome == Outcome::Blocking {
             blocked = true;
             eval.selected.push(sel);

@@ -28,6 +28,7 @@ mod guard_args;
 mod guard_categories;
 mod guard_cost;
 mod guard_expansions;
+mod guard_own_files;
 mod guard_paths_shell;
 mod guard_r_code;
 mod guard_r_cost;

@@ -343,3 +343,15 @@ pub fn hookrun_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Runs `cmd` with `stdin` written to it, and waits for its output.
+pub fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), stdin).expect("write");
+    child.wait_with_output().expect("wait")
+}
