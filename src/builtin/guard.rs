@@ -12,6 +12,13 @@ pub trait Guard: Send + Sync + std::fmt::Debug {
     /// Evaluates the guard for an event. `project` is the project directory
     /// (traversal and relative roots).
     fn evaluate(&self, event: &Event, project: &Path) -> Verdict;
+
+    /// Whether it judges the tool input, and so must judge it again once a
+    /// hook rewrites it. A guard with side effects (a log line) says no: it
+    /// would act twice for one call.
+    fn judges_input(&self) -> bool {
+        true
+    }
 }
 
 /// A guard's line in the registry: its name, what it does, and how it is
