@@ -28,6 +28,13 @@ pub trait Guard: Send + Sync + std::fmt::Debug {
     fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
         self.evaluate(event, ctx.project)
     }
+
+    /// Whether it judges the tool input, and so must judge it again once a
+    /// hook rewrites it. A guard with side effects (a log line) says no: it
+    /// would act twice for one call.
+    fn judges_input(&self) -> bool {
+        true
+    }
 }
 
 /// A guard's line in the registry: its name, what it does, and how it is

@@ -91,4 +91,8 @@ impl Guard for Options {
         let preview = self.preview.unwrap_or(100);
         write(self, &line(event, preview)).map_or_else(Verdict::Failed, |()| Verdict::Pass)
     }
+
+    fn judges_input(&self) -> bool {
+        false
+    }
 }

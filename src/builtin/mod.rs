@@ -125,6 +125,12 @@ pub fn options_from_args(options: Option<&str>, pairs: &[String]) -> Result<Valu
 }
 
 impl Builtin {
+    /// Whether it judges the tool input (see `Guard::judges_input`).
+    #[must_use]
+    pub fn judges_input(&self) -> bool {
+        self.guard.judges_input()
+    }
+
     /// Builds a built-in from its name and options.
     ///
     /// # Errors

@@ -100,6 +100,19 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The tool input that will run instead of the original, whichever
+    /// event carries it (PreToolUse's `updatedInput`, or a
+    /// PermissionRequest allow's `decision.updatedInput`).
+    #[must_use]
+    pub fn rewritten_input(&self) -> Option<&Map<String, Value>> {
+        self.updated_input.as_ref().or_else(|| {
+            self.request
+                .as_ref()
+                .and_then(|r| r.get("updatedInput"))
+                .and_then(Value::as_object)
+        })
+    }
+
     /// One line saying what the decision is, for `explain` and `test`.
     #[must_use]
     pub fn summary(&self) -> String {

@@ -144,19 +144,24 @@ pub(super) fn run_chain(
             break;
         }
         if chain.input_changed || chain.result_changed {
-            current = rewritten(event, &chain);
+            current = rewritten(event, chain.input.as_ref(), chain.result.as_ref());
         }
     }
     Ok(chain)
 }
 
-/// The event as the next hook of a chain sees it.
-fn rewritten(event: &Event, chain: &Chain) -> Event {
+/// The event with this tool input and result, as the next hook of a chain
+/// (or a guard judging a rewrite) sees it.
+pub(super) fn rewritten(
+    event: &Event,
+    input: Option<&serde_json::Value>,
+    result: Option<&serde_json::Value>,
+) -> Event {
     let mut e = event.clone();
-    if let Some(i) = &chain.input {
+    if let Some(i) = input {
         e.fields.insert("tool_input".into(), i.clone());
     }
-    if let Some(r) = &chain.result {
+    if let Some(r) = result {
         e.fields.insert("tool_response".into(), r.clone());
     }
     let mut bytes = serde_json::to_vec(&e.fields).unwrap_or_default();

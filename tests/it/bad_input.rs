@@ -91,7 +91,7 @@ fn an_event_name_no_agent_has_is_a_config_error_with_the_nearest_name() {
             ))
             .pre_tool_use("ls");
         let out = t.run();
-        assert_eq!(out.code, 1, "{out:?}");
+        assert_eq!(out.code, 2, "a config error blocks by default: {out:?}");
         assert!(!t.path().join("ran").exists());
         assert!(
             out.stderr.contains("E013") || out.stderr.contains("no agent's event"),

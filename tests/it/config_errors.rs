@@ -246,6 +246,7 @@ fn a_broken_later_layer_keeps_the_readable_layers_deny() {
     let missing = t.path().join("missing.toml");
     let out = t
         .args(&["--config", &missing.display().to_string()])
+        .args(&["--on-error", "allow"])
         .pre_tool_use("ls")
         .run();
     assert_eq!(out.code, 1, "{out:?}");

@@ -563,7 +563,7 @@ fn an_unknown_forced_event_is_an_error() {
         .stdin(ev.as_bytes())
         .args(&["--event", "MyCheckpoint"]);
     let out = custom.run();
-    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.code, 2, "a config error blocks by default: {out:?}");
     assert!(
         out.stderr.contains("`MyCheckpoint` is no agent's event"),
         "{out:?}"

@@ -294,7 +294,7 @@ fn a_broken_trusted_project_file_stays_an_error() {
     );
     assert_eq!(home.trust(&["hookrun.toml"]).code, 0);
     let out = run_command(&home, "ls");
-    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.code, 2, "the user's own broken file blocks: {out:?}");
     assert!(
         out.stderr.contains("hookrun.toml:4:1 at `hooks[0].bogus`")
             && out.stderr.contains("could not be fully evaluated"),

@@ -47,6 +47,7 @@ mod redact_corpus;
 mod redact_gen;
 mod redact_rules;
 mod report;
+mod rewrites;
 mod serve;
 mod serve_strict;
 mod setup;
