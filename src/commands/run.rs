@@ -54,7 +54,7 @@ pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
 }
 
 fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
-    std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001))
+    args.stdin_timeout.max(std::time::Duration::from_millis(1))
 }
 
 /// An event `admit` refused: the error (closed where a guard fails closed)
