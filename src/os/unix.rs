@@ -85,6 +85,16 @@ const WATCHED: &[Signal] = &[
     Signal::SIGPWR,
 ];
 
+/// A stream of `sig`. tokio's signal registry, set up on first use, panics
+/// when it cannot make its socket pair (no file descriptor left under a low
+/// `ulimit -n`): a pair made first, and the set-up kept from unwinding, turn
+/// that into an error hookrun reports like any other.
+fn signal_stream(sig: Signal) -> std::io::Result<tokio::signal::unix::Signal> {
+    drop(std::os::unix::net::UnixStream::pair()?);
+    std::panic::catch_unwind(|| signal(SignalKind::from_raw(sig as i32)))
+        .unwrap_or_else(|_| Err(std::io::Error::other("cannot set up signal handling")))
+}
+
 /// The watched signals, each with its stream; a signal whose handler could
 /// not be installed has none.
 #[derive(Debug)]
@@ -95,7 +105,7 @@ impl Termination {
         let ignored = ignored_at_start();
         let mut watched = Vec::new();
         for &sig in WATCHED.iter().filter(|s| !ignored.contains(s)) {
-            watched.push((sig, signal(SignalKind::from_raw(sig as i32))?));
+            watched.push((sig, signal_stream(sig)?));
         }
         Ok(Termination(watched))
     }
@@ -106,7 +116,7 @@ impl Termination {
             WATCHED
                 .iter()
                 .filter(|s| !ignored.contains(s))
-                .filter_map(|&sig| Some((sig, signal(SignalKind::from_raw(sig as i32)).ok()?)))
+                .filter_map(|&sig| Some((sig, signal_stream(sig).ok()?)))
                 .collect(),
         )
     }
