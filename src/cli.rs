@@ -516,9 +516,10 @@ pub struct RunArgs {
     pub audit_key_file: Option<PathBuf>,
 
     /// Seconds to wait for the caller to close stdin before giving up
-    /// (exit 1, or 2 where a guard fails closed).
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    pub stdin_timeout: f64,
+    /// (exit 1, or 2 where a guard fails closed): a finite number from 0 to
+    /// 2147483.647 (the cap of hook timeouts).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub stdin_timeout: std::time::Duration,
 
     /// Largest event accepted on stdin, in bytes [default: 67108864].
     #[arg(long, value_name = "BYTES")]
@@ -529,10 +530,42 @@ pub struct RunArgs {
     pub max_output_bytes: Option<usize>,
 }
 
+/// The largest number of seconds a duration flag takes: the cap of hook
+/// timeouts (Claude Code's `2^31 - 1` ms), far inside what `Duration` holds.
+const MAX_SECONDS: f64 = 2_147_483.647;
+
+/// Parses a duration flag in seconds at parse time, so that NaN, infinities,
+/// negative and huge values are a usage error rather than a panic when the
+/// `Duration` is built.
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !secs.is_finite() || !(0.0..=MAX_SECONDS).contains(&secs) {
+        return Err(format!(
+            "`{s}` seconds is out of range: give a finite number from 0 to {MAX_SECONDS}"
+        ));
+    }
+    std::time::Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn seconds_flags_refuse_what_no_duration_holds() {
+        for bad in ["1e20", "NaN", "inf", "-inf", "-1", "2147484", "x", ""] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_seconds("0").unwrap(), std::time::Duration::ZERO);
+        assert_eq!(
+            parse_seconds("1.5").unwrap(),
+            std::time::Duration::from_millis(1500)
+        );
+    }
 
     #[test]
     fn verify_cli() {

@@ -61,7 +61,7 @@ pub(crate) fn own_errors_block(args: &RunArgs, config_closed: bool) -> bool {
 }
 
 fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
-    std::time::Duration::from_secs_f64(args.stdin_timeout.max(0.001))
+    args.stdin_timeout.max(std::time::Duration::from_millis(1))
 }
 
 /// An event `admit` refused: the error (closed where a guard fails closed)

@@ -28,6 +28,30 @@ mod imp;
 #[path = "procfs.rs"]
 mod procfs;
 
+/// A current-thread tokio runtime with IO, time and signals, or the error
+/// that kept it from starting. tokio sets up its signal registry (a socket
+/// pair) while building the runtime and panics when it cannot, as under a low
+/// `ulimit -n`: a pair made first, and the build kept from unwinding, turn
+/// that into an error hookrun reports like any other.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    drop(std::os::unix::net::UnixStream::pair()?);
+    // The panic is reported as the error, not printed by the default hook.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let built = std::panic::catch_unwind(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    });
+    std::panic::set_hook(hook);
+    built.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<String>()
+            .map_or("cannot set up signal handling", String::as_str);
+        Err(std::io::Error::other(why.to_owned()))
+    })
+}
+
 #[cfg(not(unix))]
 compile_error!(
     "hookrun supports Unix only for now: src/os/ has no implementation for this target \

@@ -185,6 +185,16 @@ fn real_time() -> Vec<(i32, String)> {
     Vec::new()
 }
 
+/// A stream of signal `number`. tokio's signal registry, set up on first
+/// use, panics when it cannot make its socket pair (no file descriptor left
+/// under a low `ulimit -n`): a pair made first, and the set-up kept from
+/// unwinding, turn that into an error hookrun reports like any other.
+fn signal_stream(number: i32) -> std::io::Result<tokio::signal::unix::Signal> {
+    drop(std::os::unix::net::UnixStream::pair()?);
+    std::panic::catch_unwind(|| signal(SignalKind::from_raw(number)))
+        .unwrap_or_else(|_| Err(std::io::Error::other("cannot set up signal handling")))
+}
+
 /// The watched signals (number and name), each with its stream; a signal
 /// whose handler could not be installed has none.
 #[derive(Debug)]
@@ -194,7 +204,7 @@ impl Termination {
     pub(super) fn watch_all() -> std::io::Result<Self> {
         let mut watched = Vec::new();
         for (number, name) in to_watch() {
-            watched.push((number, name, signal(SignalKind::from_raw(number))?));
+            watched.push((number, name, signal_stream(number)?));
         }
         Ok(Termination(watched))
     }
@@ -202,9 +212,7 @@ impl Termination {
     pub(super) fn watch() -> Self {
         Termination(
             to_watch()
-                .filter_map(|(number, name)| {
-                    Some((number, name, signal(SignalKind::from_raw(number)).ok()?))
-                })
+                .filter_map(|(number, name)| Some((number, name, signal_stream(number).ok()?)))
                 .collect(),
         )
     }

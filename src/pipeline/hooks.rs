@@ -109,10 +109,7 @@ pub(super) fn run_specs<T>(
     let (results, extra) = if to_run.is_empty() {
         (Vec::new(), meanwhile())
     } else {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(Error::Runtime)?;
+        let rt = os::runtime().map_err(Error::Runtime)?;
         let live = LiveGroups::default();
         let _ = event;
         let outcome = rt.block_on(async {

@@ -123,7 +123,9 @@ pub fn load(path: &Path) -> Result<Suite, Error> {
     let secs = raw
         .timeout
         .filter(|t| t.is_finite() && *t > 0.0)
-        .unwrap_or(60.0);
+        .unwrap_or(60.0)
+        // A larger value would overflow `Duration`; this is the hook-timeout cap.
+        .min(2_147_483.647);
     Ok(Suite {
         path: path.to_owned(),
         configs,

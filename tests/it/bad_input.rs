@@ -136,3 +136,30 @@ fn pydantic_event_names_in_toml() {
     assert_eq!(t.run().code, 0);
     assert!(t.path().join("ran").exists());
 }
+
+/// A duration no `Duration` can hold is a usage error naming the flag, on
+/// `run` and `serve` alike: never a panic (exit 101).
+#[test]
+fn stdin_timeout_out_of_range_is_a_usage_error() {
+    for value in ["1e20", "NaN", "inf", "-inf", "-1"] {
+        for args in [&["run"][..], &["serve", "--stdio"][..]] {
+            let out = std::process::Command::new(crate::support::BIN)
+                .args(args)
+                .arg(format!("--stdin-timeout={value}"))
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("run hookrun");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_ne!(out.status.code(), Some(101), "{args:?} {value}: {stderr}");
+            assert!(
+                stderr.contains("--stdin-timeout"),
+                "{args:?} {value}: {stderr}"
+            );
+            assert!(
+                stderr.contains("out of range"),
+                "{args:?} {value}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{args:?} {value}: {stderr}");
+        }
+    }
+}

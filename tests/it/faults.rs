@@ -346,3 +346,38 @@ fn a_matcher_built_to_backtrack_finishes() {
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.elapsed < Duration::from_secs(20), "{:?}", out.elapsed);
 }
+
+/// Under a low open-file limit hookrun cannot build its runtime (tokio's
+/// signal set-up panics inside): that is hookrun's own error on stderr,
+/// never a panic (exit 101). Once own errors block by default, stdout should
+/// carry the block.
+#[test]
+fn a_low_open_file_limit_is_an_error_not_a_panic() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nname = \"g\"\nevents = [\"PreToolUse\"]\ncommand = \"true\"\n");
+    let event = br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","cwd":"."}"#;
+    for n in 5..=9 {
+        let cmd = t.command();
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -n {n}; exec \"$0\" \"$@\""))
+            .arg(cmd.get_program())
+            .args(cmd.get_args())
+            .current_dir(t.path())
+            .env("CLAUDE_PROJECT_DIR", t.path())
+            .env("XDG_CONFIG_HOME", t.path().join(".xdg-config"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn sh");
+        let _ = child.stdin.take().expect("stdin").write_all(event);
+        let out = finish(child, Instant::now());
+        assert_ne!(out.code, 101, "ulimit -n {n}: {out:?}");
+        assert!(
+            !out.stderr.contains("panicked"),
+            "ulimit -n {n}: {}",
+            out.stderr
+        );
+    }
+}

@@ -44,10 +44,7 @@ pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
     let config = super::run::load_config(&args.run)?;
     let paths = config::paths(&config::discover(&args.run.configs));
     let live = reload::Live::new(config, &paths);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
+    let rt = crate::os::runtime().map_err(Error::Runtime)?;
     let result = rt.block_on(serve(args.clone(), live));
     // tokio reads stdin on a blocking thread that returns only when a line
     // or EOF arrives; waiting for it would keep an interrupted server alive
