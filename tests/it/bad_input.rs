@@ -111,7 +111,7 @@ fn an_event_name_no_agent_has_is_a_config_error_with_the_nearest_name() {
             ))
             .pre_tool_use("ls")
             .run();
-        assert_eq!(out.code, 1, "{out:?}");
+        assert_eq!(out.code, 2, "{out:?}");
         assert!(
             out.stderr.contains(&format!("`{name}` is "))
                 && out.stderr.contains("write `event = \"PreToolUse\"`"),
