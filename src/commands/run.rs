@@ -222,6 +222,9 @@ pub(crate) fn own_reason(e: &Error) -> String {
     )
 }
 
+/// The error for a run that found no config file at all.
+const NO_CONFIG_ERROR: &str = "no config file found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml), so nothing the user configured could be run; write one (`hookrun init`)";
+
 /// The warning for a run that found no config file at all.
 pub(crate) const NO_CONFIG: &str = "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run";
 
@@ -239,7 +242,13 @@ pub(crate) fn unevaluated_block(config: &Config, blocks: bool) -> Option<Error> 
     let failures: Vec<String> = config
         .unreadable
         .iter()
-        .map(|u| format!("{} (fix that file, or remove it)", u.error))
+        .map(|u| {
+            if u.path.as_os_str().is_empty() {
+                u.error.to_string()
+            } else {
+                format!("{} (fix that file, or remove it)", u.error)
+            }
+        })
         .collect();
     let ran = if config.files.is_empty() {
         "no config file could be loaded"
@@ -273,6 +282,12 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
     if found.is_empty() {
         output::diagnostic(NO_CONFIG);
+        // Run as a hook with nothing to run: what the user meant to run
+        // cannot be evaluated (the trust rule decides).
+        config.unreadable.push(config::Unreadable {
+            path: std::path::PathBuf::new(),
+            error: std::sync::Arc::new(Error::NoHooks(NO_CONFIG_ERROR.to_owned())),
+        });
     }
     if let Some(p) = &args.audit_log {
         config.audit_log = Some(p.clone());

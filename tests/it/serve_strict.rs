@@ -456,7 +456,13 @@ fn a_project_config_created_after_the_server_started_is_read_as_run_reads_it() {
         .into_bytes();
     let before = server.ask(&event);
     assert_eq!(answer_of(&before), run_answer(&t, &event));
-    assert_eq!(before["exit_code"], 0, "{before}");
+    assert_eq!(before["exit_code"], 2, "no config found blocks: {before}");
+    assert!(
+        before["stdout"]
+            .as_str()
+            .is_some_and(|s| s.contains("no config file found")),
+        "{before}"
+    );
     std::fs::write(
         t.path().join("hookrun.toml"),
         "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n",
@@ -464,8 +470,10 @@ fn a_project_config_created_after_the_server_started_is_read_as_run_reads_it() {
     .expect("write the project config");
     let after = server.ask(&event);
     assert_eq!(answer_of(&after), run_answer(&t, &event));
-    assert_ne!(
-        after["exit_code"], 0,
+    assert!(
+        after["stdout"]
+            .as_str()
+            .is_some_and(|s| s.contains("dangerous command") && !s.contains("no config file")),
         "the new project guard denies: {after}"
     );
     std::fs::remove_file(t.path().join("hookrun.toml")).expect("remove");

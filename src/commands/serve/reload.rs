@@ -122,7 +122,9 @@ impl Live {
         let why = match crate::commands::run::load_config(args) {
             // A layer that cannot be loaded (often one caught mid-save) is
             // not applied: the last good config holds every layer.
-            Ok(c) if !c.unreadable.is_empty() => c
+            // (No file found at all is no half-saved layer: it is applied,
+            // and answered as `run` answers it.)
+            Ok(c) if c.unreadable.iter().any(|u| !u.path.as_os_str().is_empty()) => c
                 .complete()
                 .err()
                 .map(|e| e.to_string())
