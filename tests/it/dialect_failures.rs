@@ -20,10 +20,8 @@
 //!   `Kind::own(name, config, args, says)` is a failure of hookrun itself:
 //!   `config` the whole config file (`{event}` stands for the event's
 //!   name), `args` extra arguments of `hookrun run`; it is asserted to
-//!   block with `--fail-mode closed` added, and not to block without it
-//!   (where hookrun's own failures block by default, give the opt-out,
-//!   e.g. `--on-error allow`, to the open run in `run`). Every dialect and
-//!   family then runs it, e.g.
+//!   block by default (the trust rule) and not to block with
+//!   `--on-error allow`. Every dialect and family then runs it, e.g.
 //!   `Kind::own("unreadable config", "[[hooks]\nevent = \"{event}\"\ncommand =", &[], "config"),`.
 //! - An event family of a dialect: one `row` in `SHAPES`, with the event
 //!   as the agent sends it and its `Block`: `golden(case, ...)`, the golden
@@ -61,7 +59,6 @@ impl Kind {
         }
     }
 
-    #[allow(dead_code)]
     const fn own(
         name: &'static str,
         config: &'static str,
@@ -105,6 +102,32 @@ const KINDS: &[Kind] = &[
         "invalid JSON",
         "command = \"printf '{not json}'\"",
         "invalid JSON",
+    ),
+    // hookrun's own failures: they block by default (the trust rule),
+    // `--on-error allow` is the open run.
+    Kind::own(
+        "unreadable config",
+        "[[hooks]]\nevent = \"{event}\"\ncommand = \"true\"\ntimout = 1\n",
+        &[],
+        "hooks[0].timout",
+    ),
+    Kind::own(
+        "broken layer",
+        "[[hooks]]\nevent = \"{event}\"\ncommand = \"true\"\n",
+        &["--config", "/nonexistent/second-layer.toml"],
+        "second-layer.toml",
+    ),
+    Kind::own(
+        "unknown event",
+        "[[hooks]]\nevent = \"PreToolUs\"\ncommand = \"true\"\n",
+        &[],
+        "PreToolUs",
+    ),
+    Kind::own(
+        "no space for the audit line",
+        "[[hooks]]\nevent = \"{event}\"\ncommand = \"true\"\n",
+        &["--audit-log", "/dev/full"],
+        "no audit line written",
     ),
 ];
 
@@ -386,10 +409,31 @@ fn run(kind: &Kind, shape: &Shape, mode: &str) -> Out {
     // Codex runs hooks with the login shell: one that reads no profile.
     let home = t.path().display().to_string();
     t = t.env("SHELL", "/bin/sh").env("HOME", &home);
-    if kind.hook.is_none() && mode == "closed" {
-        t = t.args(&["--fail-mode", "closed"]);
+    if kind.hook.is_none() && mode == "open" {
+        t = t.args(&["--on-error", "allow"]);
     }
     t.run()
+}
+
+/// hookrun's own block carries its reason to the user as well, in the
+/// `systemMessage` (deputy: `messages`); Codex reads a block that says more
+/// than the block as JSON at exit 0 (docs/dialects.md). Past those, it must
+/// be the hook block's shape.
+fn own_block_as_hook_block(out: &mut Out, dialect: &str) {
+    if let Ok(Value::Object(mut o)) = serde_json::from_str::<Value>(&out.stdout) {
+        let told = if dialect == "deputy" {
+            o.insert("messages".into(), Value::Array(Vec::new()))
+                .is_some_and(|m| m.as_array().is_some_and(|m| !m.is_empty()))
+        } else {
+            o.remove("systemMessage").is_some()
+        };
+        if told {
+            out.stdout = Value::Object(o).to_string();
+            if dialect == "codex" && out.code == 0 {
+                out.code = 2;
+            }
+        }
+    }
 }
 
 /// Every kind on every family of one dialect, closed and open; all
@@ -401,7 +445,10 @@ fn check_dialect(dialect: &str) {
     for shape in shapes {
         for kind in KINDS {
             let at = format!("{dialect} {} {}", shape.family, kind.name);
-            let closed = run(kind, shape, "closed");
+            let mut closed = run(kind, shape, "closed");
+            if kind.hook.is_none() {
+                own_block_as_hook_block(&mut closed, dialect);
+            }
             if let Err(e) = is_block(&closed, shape, kind.says) {
                 wrong.push(format!("{at}, closed: {e}\n  {closed:?}"));
             }
