@@ -29,8 +29,8 @@ import json
 import os
 import time
 
-from . import bounded, claude_plugin, claude_scenarios, common
-from .claude_scenarios import Script
+from . import bounded, broken_config, claude_plugin, claude_scenarios, common
+from .claude_scenarios import DONE, Script
 from .common import MockServer, RunResult, Scenario
 
 AGENT = "claude"
@@ -55,9 +55,21 @@ def binary(ctx) -> str:
     )
 
 
+# A broken hookrun config as the only hook (scripts/live_agents/broken_config.py).
+BROKEN_CONFIG = broken_config.Agent(
+    pre_event="PreToolUse",
+    stop_event="Stop",
+    rm_script=Script([[("Bash", {"command": broken_config.RM_MARKER,
+                                 "description": "Delete the marker"})], DONE]),
+    stop_script=Script([DONE, "Checked again, all done."]),
+    max_stop_requests=2,
+)
+
+
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the plugin checks."""
-    return claude_scenarios.scenarios() + claude_plugin.scenarios()
+    """The A/B scenarios, then the plugin and broken-config checks."""
+    return (claude_scenarios.scenarios() + claude_plugin.scenarios()
+            + broken_config.scenarios(BROKEN_CONFIG))
 
 
 def install(ctx) -> str | None:
@@ -129,7 +141,8 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         exit_code=exit_code,
         output=_output(lines, stderr),
         requests=[_reduce_request(r["body"]) for r in _main_loop(recorded)],
-        files=common.snapshot_files(project, skip=tuple(sc.files)),
+        files={**common.snapshot_files(project, skip=tuple(sc.files)),
+               **common.home_files_left(sc, run_dir)},
         log=log,
     )
 
@@ -140,6 +153,12 @@ def _write_settings(ctx, sc: Scenario, mode: str, run_dir: str, path: str) -> st
     conversion). Returns an error text or None."""
     if mode in ("A", "A2"):
         hooks = sc.hooks
+    elif mode == common.OWN_CONFIG:
+        command = common.own_config_command(ctx, sc, run_dir)
+        hooks = {
+            event: [{"hooks": [{"type": "command", "command": command, "timeout": 600}]}]
+            for event in sc.hooks
+        }
     else:
         config = os.path.join(run_dir, "hooks.json")
         with open(config, "w") as f:

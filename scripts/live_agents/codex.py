@@ -30,7 +30,7 @@ import json
 import os
 import re
 
-from . import bounded, common
+from . import bounded, broken_config, common
 from .common import RunResult, Scenario
 
 AGENT = "codex"
@@ -90,9 +90,17 @@ def install(ctx) -> str | None:
 
 
 def scenarios() -> list[Scenario]:
+    """The A/B scenarios, then the broken-config checks."""
     from .codex_scenarios import SCENARIOS
 
-    return SCENARIOS
+    return SCENARIOS + broken_config.scenarios(broken_config.Agent(
+        pre_event="PreToolUse",
+        stop_event="Stop",
+        rm_script=Script(commands=(broken_config.RM_MARKER_NO_FORCE,)),
+        # No tool call: the first answer, then at most one continuation.
+        stop_script=Script(commands=(), answers=("done", "checked again, done")),
+        max_stop_requests=2,
+    ))
 
 
 def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
@@ -138,7 +146,8 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         last = None
     output = {"last_message": last, "events": _events(stdout), "stderr": _stderr_lines(stderr)}
     requests = [_conversation(body) for body in bodies]
-    files = common.snapshot_files(project, skip=tuple(sc.files))
+    files = {**common.snapshot_files(project, skip=tuple(sc.files)),
+             **common.home_files_left(sc, run_dir)}
     return RunResult(exit_code, output, requests, files, log=log)
 
 
@@ -152,15 +161,12 @@ def _write_hooks(ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str) ->
     if mode in ("A", "A2"):
         active = own
     else:
-        config = os.path.join(run_dir, "hooks.json")
-        _write_json(config, own)
-        if mode == "B-toml":
-            toml_path = os.path.join(run_dir, "hooks.toml")
-            problem = common.convert_to_toml(ctx, config, toml_path, "--config-format", "codex")
+        if mode == common.OWN_CONFIG:
+            command = common.own_config_command(ctx, sc, run_dir, "--dialect", "codex")
+        else:
+            command, problem = _hookrun_for(ctx, sc, mode, run_dir)
             if problem:
                 return problem
-            config = toml_path
-        command = common.hookrun_command(ctx, config, "--dialect", "codex", "--config-format", "codex")
         active = {"hooks": {
             event: [{"hooks": [{
                 "type": "command",
@@ -171,6 +177,20 @@ def _write_hooks(ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str) ->
         }}
     _write_json(os.path.join(codex_home, "hooks.json"), active)
     return None
+
+
+def _hookrun_for(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[str, str | None]:
+    """The hookrun command of a B mode, reading the scenario's hooks file
+    (B) or its conversion (B-toml), and a conversion failure's text."""
+    config = os.path.join(run_dir, "hooks.json")
+    _write_json(config, {"hooks": sc.hooks})
+    if mode == "B-toml":
+        toml_path = os.path.join(run_dir, "hooks.toml")
+        problem = common.convert_to_toml(ctx, config, toml_path, "--config-format", "codex")
+        if problem:
+            return "", problem
+        config = toml_path
+    return common.hookrun_command(ctx, config, "--dialect", "codex", "--config-format", "codex"), None
 
 
 def _write_config(codex_home: str, port: int) -> None:

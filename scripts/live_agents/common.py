@@ -8,7 +8,9 @@ A scenario is run in several *modes*:
 - ``B``  — ``hookrun run --config hooks.json`` (the agent's own hooks file,
   unchanged) as the agent's only hook, registered for every event the
   scenario uses;
-- ``B-toml`` — the same with the TOML that ``hookrun convert`` makes of it.
+- ``B-toml`` — the same with the TOML that ``hookrun convert`` makes of it;
+- ``own-config`` — check scenarios only: hookrun reading the scenario's own
+  TOML (``OwnConfig``), e.g. one it cannot read.
 
 Each agent module (claude, codex, gemini, pydantic) exposes ``AGENT``,
 ``install(ctx)``, ``scenarios()`` and ``run(ctx, scenario, mode, workdir)``.
@@ -246,6 +248,45 @@ def convert_to_toml(ctx: Context, json_path: str, toml_path: str, *extra: str) -
     with open(toml_path, "w") as f:
         f.write(r.stdout)
     return None
+
+
+OWN_CONFIG = "own-config"
+"""The mode of a check scenario whose hookrun config is its own TOML
+(``OwnConfig``), not made from the scenario's hooks."""
+
+
+@dataclasses.dataclass
+class OwnConfig:
+    """The setup of an ``OWN_CONFIG`` check scenario: ``hookrun run`` with
+    ``toml`` as its config and ``args`` added is the agent's only hook,
+    registered for each event of the scenario's ``hooks`` (their handlers are
+    not used). ``home_files`` are written into the run's HOME before the run
+    and reported after it under ``~/`` in ``files``: a marker the tool may
+    delete, outside the project, where only a dangerous command reaches."""
+
+    toml: str
+    args: tuple = ()
+    home_files: dict = dataclasses.field(default_factory=dict)
+
+
+def own_config_command(ctx: Context, sc: Scenario, run_dir: str, *extra: str) -> str:
+    """Writes ``sc.setup``'s config and HOME files; returns the hook command
+    (``extra``: the agent's dialect arguments)."""
+    setup: OwnConfig = sc.setup
+    path = os.path.join(run_dir, "hooks.toml")
+    with open(path, "w") as f:
+        f.write(setup.toml)
+    write_files(os.path.join(run_dir, "home"), setup.home_files)
+    return hookrun_command(ctx, path, *extra, *setup.args)
+
+
+def home_files_left(sc: Scenario, run_dir: str) -> dict:
+    """Which of an ``OwnConfig``'s HOME files are still there (``~/path`` ->
+    content); empty for other scenarios."""
+    if not isinstance(sc.setup, OwnConfig):
+        return {}
+    home = snapshot_files(os.path.join(run_dir, "home"))
+    return {f"~/{rel}": home[rel] for rel in sc.setup.home_files if rel in home}
 
 
 # --------------------------------------------------------------------------

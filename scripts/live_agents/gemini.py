@@ -19,9 +19,9 @@ import json
 import os
 import re
 
-from . import bounded, common
+from . import bounded, broken_config, common
 from .common import RunResult, Scenario
-from .gemini_scenarios import SCENARIOS
+from .gemini_scenarios import SCENARIOS, SCRIPT
 
 AGENT = "gemini"
 
@@ -53,7 +53,15 @@ def install(ctx) -> str | None:
 
 
 def scenarios() -> list[Scenario]:
-    return list(SCENARIOS)
+    """The A/B scenarios, then the broken-config checks."""
+    return list(SCENARIOS) + broken_config.scenarios(broken_config.Agent(
+        pre_event="BeforeTool",
+        stop_event="AfterAgent",
+        rm_script={"command": broken_config.RM_MARKER, "final": "done"},
+        stop_script=SCRIPT,
+        # The tool call, the answer, and at most one continuation.
+        max_stop_requests=3,
+    ))
 
 
 def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
@@ -91,7 +99,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         exit_code=exit_code,
         output=_output(stdout, stderr),
         requests=[_reduce_request(r) for r in recorded if _is_generate_call(r["path"])],
-        files=common.snapshot_files(project),
+        files={**common.snapshot_files(project), **common.home_files_left(sc, run_dir)},
         # The JSON stdout is in `output` already, less its stats.
         log=f"settings hooks: {json.dumps(hooks)}\nstderr:\n{stderr}",
     )
@@ -113,6 +121,10 @@ def _hooks_for_mode(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[dict, s
     """The ``hooks`` block of Gemini's settings for ``mode`` (or an error)."""
     if mode in ("A", "A2"):
         return sc.hooks, None
+    if mode == common.OWN_CONFIG:
+        registration = {"type": "command", "command": common.own_config_command(ctx, sc, run_dir),
+                        "timeout": HOOKRUN_TIMEOUT_MS}
+        return {event: [{"hooks": [registration]}] for event in sc.hooks}, None
     hooks_json = os.path.join(run_dir, "hooks.json")
     with open(hooks_json, "w") as f:
         json.dump({"hooks": sc.hooks}, f, indent=2)

@@ -73,7 +73,7 @@ import subprocess
 import tempfile
 import threading
 
-from . import common, versions
+from . import broken_config, common, versions
 from .common import RunResult, Scenario
 from .pydantic_scenarios import build_scenarios
 
@@ -142,7 +142,33 @@ def runner_path(ctx) -> str:
 
 
 def scenarios() -> list[Scenario]:
-    return build_scenarios()
+    """The A/B scenarios, then the broken-config checks."""
+    return build_scenarios() + broken_config.scenarios(BROKEN_CONFIG, timeout=60.0)
+
+
+def _tool_received_args(result: RunResult) -> bool:
+    """Whether the agent's tool was called: the runner's tool records its
+    arguments instead of running a shell, so no marker can go."""
+    agent = (result.output or {}).get("agent") or {}
+    return bool(agent.get("tool_received_args"))
+
+
+# pydantic-deep has no stop hook that can continue a run: its nearest event,
+# `after_run`, is observed only (its hooks' output is dropped), so a broken
+# config there cannot loop nor be shown; the check is that the run ends.
+BROKEN_CONFIG = broken_config.Agent(
+    pre_event="pre_tool_use",
+    stop_event="after_run",
+    rm_script={"event": {"event": "pre_tool_use", "tool_name": "execute",
+                         "tool_input": {"command": broken_config.RM_MARKER}},
+               "agent": True, "agent_calls": 1},
+    stop_script={"event": {"event": "after_run", "tool_name": "", "tool_input": {},
+                           "tool_result": "the final answer"},
+                 "agent": False},
+    max_stop_requests=0,
+    tool_ran=_tool_received_args,
+    stop_notice_shown=False,
+)
 
 
 # --------------------------------------------------------------------------
@@ -221,6 +247,9 @@ def mode_specs(ctx, sc: Scenario, mode: str, run_dir: str) -> list[dict]:
     """The hook specs the runner gets in ``mode``."""
     if mode in ("A", "A2"):
         return own_specs(sc)
+    if mode == common.OWN_CONFIG:
+        return [{"command": common.own_config_command(ctx, sc, run_dir),
+                 "timeout": REGISTRATION_TIMEOUT, "event": event} for event in sc.hooks]
     if mode == "B":
         config = os.path.join(run_dir, "hooks.json")
         _write_json(config, claude_settings(sc, wrap_matchers=True))
@@ -265,7 +294,8 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     if status is None:
         return RunResult(-1, None, [], {}, log=log,
                          error=f"the runner did not finish in {sc.timeout:g} s (killed)")
-    files = common.snapshot_files(project, skip=tuple(sc.files))
+    files = {**common.snapshot_files(project, skip=tuple(sc.files)),
+             **common.home_files_left(sc, run_dir)}
     try:
         report = json.loads(stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
