@@ -214,12 +214,10 @@ fn own_block(event: &Event, e: &Error) -> Rendered {
     crate::dialect::render_own_block(event, &own_reason(e))
 }
 
-/// The reason of hookrun's own block: the error (file, line, key and fix
-/// for a config), and what lets such events through.
+/// The reason of hookrun's own failure: the error (file, line, key and fix
+/// for a config); `decision::own_failure` says what it did about it.
 pub(crate) fn own_reason(e: &Error) -> String {
-    format!(
-        "hookrun: {e} (blocked because hookrun could not evaluate every configured hook; unless a guard fails closed, `--on-error allow` lets such events through)"
-    )
+    format!("hookrun: {e}")
 }
 
 /// The error for a run that found no config file at all.

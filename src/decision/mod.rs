@@ -86,7 +86,9 @@ pub fn own_failure(
 ) {
     let stop_active = fields.get("stop_hook_active") == Some(&Value::Bool(true));
     if family == Family::Stop && stop_active {
-        d.system_messages.push(reason);
+        d.system_messages.push(format!(
+            "{reason} (not blocked again: the agent already kept working once for a hook of this stop)"
+        ));
         return;
     }
     let blocks = matches!(
@@ -101,10 +103,16 @@ pub fn own_failure(
         event,
         "PreModelSwitch" | "PreCompact" | "ConfigChange" | "Elicitation" | "ElicitationResult"
     );
-    if blocks {
+    let reason = if blocks {
+        let reason = format!(
+            "{reason} (blocked because hookrun could not evaluate every configured hook; unless a guard fails closed, `--on-error allow` lets such events through)"
+        );
         // A block carries its reason to the model; the user sees it too.
         d.system_messages.push(reason.clone());
-    }
+        reason
+    } else {
+        format!("{reason} (not blocked: {event} cannot be blocked)")
+    };
     match family {
         Family::PreTool => deny_permission(d, reason),
         Family::Generic if event == "PreModelSwitch" => deny_permission(d, reason),

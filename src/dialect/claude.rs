@@ -39,8 +39,8 @@ pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> 
     let reason = d.reasons.join("\n");
     let mut system: Vec<String> = notices.to_vec();
     system.extend(d.system_messages.iter().cloned());
-    let mut stderr: Vec<String> = system.iter().map(|n| format!("hookrun: {n}")).collect();
-    stderr.extend(d.diagnostics.iter().map(|n| format!("hookrun: {n}")));
+    let mut stderr: Vec<String> = system.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
+    stderr.extend(d.diagnostics.iter().map(|n| crate::dialect::shared::notice_line(n)));
 
     if event == "PreCompact" && !d.blocked {
         return Rendered {

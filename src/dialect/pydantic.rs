@@ -346,8 +346,8 @@ pub fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> 
             out.insert("modified_result".into(), result.clone());
         }
     }
-    let mut stderr: Vec<String> = notices.iter().map(|n| format!("hookrun: {n}")).collect();
-    stderr.extend(d.system_messages.iter().map(|n| format!("hookrun: {n}")));
+    let mut stderr: Vec<String> = notices.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
+    stderr.extend(d.system_messages.iter().map(|n| crate::dialect::shared::notice_line(n)));
     Rendered {
         stdout: Value::Object(out).to_string(),
         stderr,

@@ -53,7 +53,11 @@ pub(crate) fn rendered(
     if exit_code == 2 {
         stderr.push(reason.unwrap_or("blocked by hook").to_owned());
     }
-    stderr.extend(notices.iter().map(|n| format!("hookrun: {n}")));
+    stderr.extend(
+        notices
+            .iter()
+            .map(|n| crate::dialect::shared::notice_line(n)),
+    );
     Rendered {
         stdout: obj.to_string(),
         stderr,
@@ -64,4 +68,14 @@ pub(crate) fn rendered(
 /// `bash -c`: how Gemini CLI and Copilot CLI run a hook's command line.
 pub(crate) fn bash_c() -> Option<(String, Vec<String>)> {
     Some(("bash".to_owned(), vec!["-c".to_owned()]))
+}
+
+/// A notice as a line of hookrun's stderr: prefixed `hookrun:` once, also
+/// when it is hookrun's own reason (which starts so already).
+pub(crate) fn notice_line(notice: &str) -> String {
+    if notice.starts_with("hookrun: ") {
+        notice.to_owned()
+    } else {
+        format!("hookrun: {notice}")
+    }
 }

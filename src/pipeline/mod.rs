@@ -103,9 +103,7 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
 fn cannot_evaluate(config: &Config, event: &Event, ctx: &Context, eval: &mut Evaluation) {
     let what = eval.plan.unevaluated.join("; ");
     if ctx.own_errors_block || config.any_closed {
-        let reason = format!(
-            "hookrun: {what}; blocking because hookrun cannot evaluate every configured hook (run it with `--on-error allow` to let such events through)"
-        );
+        let reason = format!("hookrun: {what}");
         decision::own_failure(
             &mut eval.decision,
             &event.name,

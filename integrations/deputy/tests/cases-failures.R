@@ -117,11 +117,18 @@ check("bin = NULL: $HOOKRUN_BIN, else hookrun on the PATH, else a clear error", 
   })
 }))
 
-check("hookrun's own error (a bad config) names the binary, its exit status and its stderr", with_deputy("s7", {
+check("hookrun's own error (a bad config) denies with its reason; under --on-error allow it names the binary, its exit status and its stderr", with_deputy("s7", {
   bad <- file.path(out, "bad.toml")
   writeLines(c("[[hooks]]", "event = \"PreToolUse\"", "command = \"true\"", "no_such_key = 1"), bad)
   reg <- registry(hookrun_hooks(config = bad, events = "PreToolUse", bin = bin))
+  res <- pre_tool(reg, "run_bash", list(command = "ls"))
+  expect_equal(res$permission, "deny", "hookrun's own deny")
+  expect_match(res$reason, "bad.toml:4:1 at", "file and line")
+  expect_match(res$reason, "no_such_key", "key")
+  Sys.setenv(HOOKRUN_ON_ERROR = "allow")
+  on.exit(Sys.unsetenv("HOOKRUN_ON_ERROR"), add = TRUE)
   reason <- pre_tool(reg, "run_bash", list(command = "ls"))$reason
+  Sys.unsetenv("HOOKRUN_ON_ERROR")
   expect_match(reason, paste(bin, "run on PreToolUse exited with status 1: hookrun: error:"), "reason")
   expect_match(reason, "no_such_key", "hookrun's stderr")
   r <- capture(hookrun_hooks(config = bad, bin = bin))

@@ -84,8 +84,8 @@ pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> 
         "unsupported": a.unsupported,
         "messages": messages,
     });
-    let mut stderr: Vec<String> = notices.iter().map(|n| format!("hookrun: {n}")).collect();
-    stderr.extend(d.diagnostics.iter().map(|n| format!("hookrun: {n}")));
+    let mut stderr: Vec<String> = notices.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
+    stderr.extend(d.diagnostics.iter().map(|n| crate::dialect::shared::notice_line(n)));
     Rendered {
         stdout: out.to_string(),
         stderr,
