@@ -33,8 +33,8 @@ mod procfs;
 /// The stack of every thread that handles an event (reads, evaluates,
 /// renders and drops it): serde_json, the guards' walks and the recursive
 /// drop of a `serde_json::Value` each take stack for every level of nesting,
-/// a few hundred bytes in a debug build, so the deepest event hookrun reads
-/// (5 000 levels) needs a few MiB. This leaves a safety factor of about 50.
+/// several hundred bytes in a debug build, so the deepest event hookrun
+/// reads (5 000 levels) needs a few MiB. This gives it over 50 KiB a level.
 /// Only the pages a thread touches are ever committed.
 pub const EVENT_STACK: usize = 256 * 1024 * 1024;
 
