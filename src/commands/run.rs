@@ -16,9 +16,20 @@ const MAX_DEPTH: u32 = 8;
 /// every problem becomes an `Error`, answered as a block where a guard fails
 /// closed, in the caller's shape.
 ///
+/// The event is handled on a thread whose stack fits the deepest event
+/// hookrun reads, not on the main thread, whose stack the user's
+/// `ulimit -s` sets (`os::on_event_stack`).
+///
 /// # Errors
 /// An interruption, or hookrun's own error where no guard fails closed.
 pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
+    crate::os::on_event_stack(crate::os::main_stack(), |stack| {
+        event::limit_to_stack(stack);
+        execute_here(args)
+    })
+}
+
+fn execute_here(args: &RunArgs) -> Result<ExitStatus, Error> {
     let started = std::time::Instant::now();
     let config = match load_config(args) {
         Ok(c) => c,

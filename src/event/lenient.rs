@@ -10,8 +10,9 @@
 //! - **deep nesting.** serde_json stops at 128 levels. Node's
 //!   `JSON.stringify` gives up near 4 200, Python's `json` near 1 000, so
 //!   hookrun reads up to [`MAX_DEPTH`] levels, on a thread whose stack is
-//!   sized for it. Deeper input is refused with that reason (and follows
-//!   `fail_mode`).
+//!   sized for it; where no such thread could be created, as many as fit in
+//!   the stack at hand ([`limit_to_stack`]). Deeper input is refused with
+//!   that reason (and follows hookrun's own-error rule).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -22,7 +23,38 @@ pub const MAX_DEPTH: usize = 5_000;
 
 /// The stack of the thread that parses a deep event: a nesting level costs
 /// serde_json a few hundred bytes of stack.
-const DEEP_STACK: usize = 256 * 1024 * 1024;
+const DEEP_STACK: usize = crate::os::EVENT_STACK;
+
+/// The stack one level of nesting may take, at most, anywhere an event is
+/// handled (parse, guards, rendering, drop). In a debug build, dropping a
+/// 4 990-deep event fits in 2 MiB (under 420 bytes a level) and
+/// redact-secrets' walk takes over 512 bytes a level; 190 levels under a
+/// 1 MiB stack and 445 under 2 MiB are handled with this bound (the tests
+/// in `faults`).
+const STACK_PER_LEVEL: usize = 4 * 1024;
+
+/// The stack kept for everything around the nested work.
+const STACK_RESERVE: usize = 256 * 1024;
+
+thread_local! {
+    /// The deepest nesting this thread's stack holds, once
+    /// [`limit_to_stack`] said what that stack is. Per thread, as the stack
+    /// it guards is.
+    static DEPTH_LIMIT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Says that this thread handles an event with `stack` bytes of stack: it
+/// reads as deep as that holds (at most [`MAX_DEPTH`]), on itself.
+pub fn limit_to_stack(stack: usize) {
+    let fits = stack.saturating_sub(STACK_RESERVE) / STACK_PER_LEVEL;
+    DEPTH_LIMIT.set(Some(fits.min(MAX_DEPTH)));
+}
+
+/// The deepest nesting read on this thread.
+#[must_use]
+pub fn depth_limit() -> usize {
+    DEPTH_LIMIT.get().unwrap_or(MAX_DEPTH)
+}
 
 /// Parses `raw` as serde_json would, then, where serde_json refused what an
 /// agent can send, once more as described in the module docs.
@@ -43,24 +75,32 @@ pub fn parse(raw: &[u8]) -> Result<Value, Failure> {
         return Ok(v);
     }
     let depth = max_depth(text);
+    if depth > depth_limit() {
+        return Err(Failure::TooDeep(depth));
+    }
     if depth <= 128 {
         return Err(Failure::Json(first));
     }
-    if depth > MAX_DEPTH {
-        return Err(Failure::TooDeep(depth));
+    if DEPTH_LIMIT.get().is_some() {
+        // This thread's stack holds `depth` levels (checked above).
+        return parse_deep(text).map_err(Failure::Json);
     }
     let owned = text.to_vec();
     std::thread::Builder::new()
         .stack_size(DEEP_STACK)
-        .spawn(move || {
-            let mut de = serde_json::Deserializer::from_slice(&owned);
-            de.disable_recursion_limit();
-            let v = Value::deserialize(&mut de)?;
-            de.end().map(|()| v)
-        })
+        .spawn(move || parse_deep(&owned))
         .ok()
         .and_then(|t| t.join().ok())
         .map_or(Err(Failure::Json(first)), |r| r.map_err(Failure::Json))
+}
+
+/// serde_json's parse without its recursion limit: only for text whose
+/// depth the stack at hand holds.
+fn parse_deep(text: &[u8]) -> Result<Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(text);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end().map(|()| v)
 }
 
 /// Why an event could not be read.

@@ -12,6 +12,7 @@ use crate::events::{self, EventInfo};
 mod lenient;
 mod lines;
 mod stdin;
+pub use lenient::limit_to_stack;
 pub use lines::{Line, LineSplitter, split_all};
 pub use stdin::{read_capped, read_stdin, too_large};
 
@@ -62,7 +63,7 @@ pub fn object_of(raw: &[u8]) -> Result<Map<String, Value>, Error> {
     let value: Value = lenient::parse(raw).map_err(|failure| match failure {
         lenient::Failure::TooDeep(depth) => Error::Event(format!(
             "nested {depth} levels deep, deeper than the {} hookrun reads",
-            lenient::MAX_DEPTH
+            lenient::depth_limit()
         )),
         lenient::Failure::Json(e) => {
             let offset = byte_offset(raw, e.line(), e.column());

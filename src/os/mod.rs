@@ -17,7 +17,9 @@
 //! - whether a file can be executed ([`is_executable`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
 //!   ([`wait_stdin_readable`]);
-//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]).
+//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]);
+//! - a thread with a stack sized for the deepest event hookrun reads
+//!   ([`on_event_stack`], [`EVENT_STACK`]).
 
 #[cfg(unix)]
 #[path = "unix.rs"]
@@ -28,8 +30,51 @@ mod imp;
 #[path = "procfs.rs"]
 mod procfs;
 
-/// A current-thread tokio runtime with IO, time and signals, or the error
-/// that kept it from starting. tokio sets up its signal registry (a socket
+/// The stack of every thread that handles an event (reads, evaluates,
+/// renders and drops it): serde_json, the guards' walks and the recursive
+/// drop of a `serde_json::Value` each take stack for every level of nesting,
+/// several hundred bytes in a debug build, so the deepest event hookrun
+/// reads (5 000 levels) needs a few MiB. This gives it over 50 KiB a level.
+/// Only the pages a thread touches are ever committed.
+pub const EVENT_STACK: usize = 256 * 1024 * 1024;
+
+/// Runs `work` on a thread with [`EVENT_STACK`] bytes of stack and returns
+/// its result; `work` gets the stack it has. Where that thread cannot be
+/// created (a thread or memory limit), `work` runs on the calling thread
+/// and gets `here`, that thread's stack ([`main_stack`],
+/// [`BLOCKING_STACK`]), so that it can refuse what would not fit in it. A
+/// panic in `work` continues in the caller, as if `work` had run there.
+pub fn on_event_stack<T: Send>(here: usize, work: impl FnOnce(usize) -> T + Send) -> T {
+    let mut work = Some(work);
+    let spawned = std::thread::scope(|scope| {
+        let started = std::thread::Builder::new()
+            .stack_size(EVENT_STACK)
+            .spawn_scoped(scope, || work.take().map(|w| w(EVENT_STACK)));
+        started.ok().map(|thread| thread.join())
+    });
+    match (spawned, work) {
+        (Some(Ok(Some(done))), _) => done,
+        (Some(Err(panic)), _) => std::panic::resume_unwind(panic),
+        (_, Some(work)) => work(here),
+        (_, None) => unreachable!("the thread ran `work` and returned its result"),
+    }
+}
+
+/// The stack of the runtime's blocking threads (tokio's default, made
+/// explicit so that [`on_event_stack`] knows what it falls back to there).
+/// They read stdin and start event threads: most need little stack, and a
+/// large one would fail to be reserved under a low `ulimit -v`.
+pub const BLOCKING_STACK: usize = 2 * 1024 * 1024;
+
+/// The stack of the main thread: its `RLIMIT_STACK` ([`EVENT_STACK`] when
+/// unlimited).
+#[must_use]
+pub fn main_stack() -> usize {
+    imp::stack_limit().unwrap_or(EVENT_STACK)
+}
+
+/// A current-thread tokio runtime with IO, time and signals, whose blocking
+/// threads get [`BLOCKING_STACK`], or the error that kept it from starting. tokio sets up its signal registry (a socket
 /// pair) while building the runtime and panics when it cannot, as under a low
 /// `ulimit -n`: a pair made first, and the build kept from unwinding, turn
 /// that into an error hookrun reports like any other.
@@ -41,6 +86,7 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     let built = std::panic::catch_unwind(|| {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
+            .thread_stack_size(BLOCKING_STACK)
             .build()
     });
     std::panic::set_hook(hook);

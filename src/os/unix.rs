@@ -361,3 +361,9 @@ pub(super) fn is_ancestor(pid: u32) -> Option<bool> {
     }
     Some(false)
 }
+
+pub(super) fn stack_limit() -> Option<usize> {
+    use nix::sys::resource::{RLIM_INFINITY, Resource, getrlimit};
+    let (soft, _) = getrlimit(Resource::RLIMIT_STACK).ok()?;
+    (soft != RLIM_INFINITY).then(|| usize::try_from(soft).unwrap_or(usize::MAX))
+}

@@ -385,3 +385,126 @@ fn a_low_open_file_limit_gets_a_decision_not_a_panic() {
         assert!(decided, "ulimit -n {n}: {out:?}");
     }
 }
+
+/// Runs the real binary with `args` under a 1 MiB main-thread stack (and
+/// `extra` shell limits before it), `stdin` on its stdin.
+fn under_small_stack(
+    t: &HookTest,
+    extra: &str,
+    args: &[&str],
+    stdin: Vec<u8>,
+) -> crate::support::Out {
+    let start = Instant::now();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -s 1024; {extra} exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .current_dir(t.path())
+        .env("XDG_CONFIG_HOME", t.path().join(".xdg-config"))
+        .env_remove("HOOKRUN_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn sh");
+    let mut input = child.stdin.take().expect("stdin");
+    std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    finish(child, start)
+}
+
+/// An event whose `tool_input` (or `tool_response`) holds `depth` levels of
+/// objects around `leaf`.
+fn nested_event(event: &str, field: &str, depth: usize, leaf: &str) -> String {
+    let inner = format!("{}\"{leaf}\"{}", "{\"a\":".repeat(depth), "}".repeat(depth));
+    let input = if field == "tool_input" {
+        format!("{{\"command\":\"ls\",\"x\":{inner}}}")
+    } else {
+        format!("{{\"command\":\"ls\"}},\"{field}\":{inner}")
+    };
+    format!(
+        "{{\"hook_event_name\":\"{event}\",\"tool_name\":\"Bash\",\"session_id\":\"s\",\"cwd\":\"/tmp\",\"tool_input\":{input}}}"
+    )
+}
+
+const DEEP_CONFIG: &str = "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n\
+    [[hooks]]\nevent = \"PreToolUse\"\ncommand = \"touch {dir}/ran\"\n\
+    [[hooks]]\nevent = \"PostToolUse\"\nbuiltin = \"redact-secrets\"\n";
+
+#[test]
+fn an_event_nested_near_the_limit_is_decided_under_a_one_mib_stack() {
+    let t = HookTest::new().toml(DEEP_CONFIG);
+    let event = nested_event("PreToolUse", "tool_input", 4_990, "x");
+    let out = under_small_stack(
+        &t,
+        "",
+        &["run", "--config", "config-1.toml"],
+        event.into_bytes(),
+    );
+    assert_eq!(out.code, 0, "a decision, not a signal death: {out:?}");
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&out.stdout).is_ok(),
+        "{out:?}"
+    );
+    assert!(
+        t.path().join("ran").exists(),
+        "the event was evaluated: {out:?}"
+    );
+}
+
+#[test]
+fn serve_answers_a_deep_tool_response_under_redact_secrets_and_the_next_event() {
+    let t = HookTest::new().toml(DEEP_CONFIG);
+    let deep = nested_event(
+        "PostToolUse",
+        "tool_response",
+        4_000,
+        "KEY=AKIAIOSFODNN7EXAMPLE",
+    );
+    let normal = nested_event("PreToolUse", "tool_input", 1, "x");
+    let out = under_small_stack(
+        &t,
+        "",
+        &["serve", "--stdio", "--config", "config-1.toml"],
+        format!("{deep}\n{normal}\n").into_bytes(),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let replies: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON reply"))
+        .collect();
+    assert_eq!(replies.len(), 2, "{out:?}");
+    assert_eq!(replies[0]["seq"], 1, "{out:?}");
+    assert_eq!(
+        replies[0]["exit_code"], 0,
+        "the deep event was read: {out:?}"
+    );
+    assert_eq!(replies[1]["seq"], 2, "{out:?}");
+    assert_eq!(replies[1]["exit_code"], 0, "{out:?}");
+}
+
+/// Where no thread with a large stack can be reserved (`ulimit -v`), the
+/// event is handled on the main thread: what its stack holds is read, what
+/// it does not is refused as too deep, never a crash.
+#[test]
+fn without_room_for_a_large_stack_the_depth_follows_the_stack_at_hand() {
+    let t = HookTest::new().toml(DEEP_CONFIG);
+    let args = ["run", "--fail-mode", "closed", "--config", "config-1.toml"];
+    let limit = "ulimit -v 200000;";
+    let deep = nested_event("PreToolUse", "tool_input", 4_990, "x");
+    let out = under_small_stack(&t, limit, &args, deep.into_bytes());
+    assert_eq!(out.code, 2, "a block, not a signal death: {out:?}");
+    let reason = out.json()["reason"].as_str().unwrap_or("").to_owned();
+    assert!(
+        reason.contains("nested 4992 levels deep, deeper than the"),
+        "{out:?}"
+    );
+    assert!(!t.path().join("ran").exists());
+    let fits = nested_event("PreToolUse", "tool_input", 150, "x");
+    let out = under_small_stack(&t, limit, &args, fits.into_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(t.path().join("ran").exists(), "{out:?}");
+}

@@ -109,9 +109,15 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
         splitter.set_cap(config.limits.max_event_bytes);
         let run = args.run.clone();
         let found_none = live.found_none();
-        // `evaluate` runs its own small runtime: give it a thread.
-        let outcome =
-            tokio::task::spawn_blocking(move || one(&config, &run, depth, line, found_none)).await;
+        // `evaluate` runs its own small runtime: give it a thread, with a
+        // stack for the deepest event.
+        let outcome = tokio::task::spawn_blocking(move || {
+            os::on_event_stack(os::BLOCKING_STACK, |stack| {
+                crate::event::limit_to_stack(stack);
+                one(&config, &run, depth, line, found_none)
+            })
+        })
+        .await;
         crate::exec::reap_async();
         let answer = match outcome {
             Ok(Ok(r)) => r,
