@@ -109,10 +109,9 @@ pub(crate) fn admit(
                 let mut record = serde_json::Map::new();
                 record.insert("time".into(), crate::clock::now_rfc3339().into());
                 record.insert("error".into(), e.to_string().into());
-                if let Err(why) =
-                    crate::audit::append(path, config.audit_key_file.as_deref(), record)
-                {
-                    output::diagnostic(&why);
+                match crate::audit::append(path, config.audit_key_file.as_deref(), record) {
+                    Ok(None) => {}
+                    Ok(Some(why)) | Err(why) => output::diagnostic(&why),
                 }
             }
             return Err(Refusal {
@@ -356,14 +355,15 @@ pub(crate) fn handle(
     }
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
-        if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {
-            if blocks {
+        match crate::audit::append(path, config.audit_key_file.as_deref(), record) {
+            Ok(None) => {}
+            Ok(Some(notice)) => stderr.push(format!("hookrun: {notice}")),
+            Err(why) if blocks => {
                 failures.push(own_reason(&Error::Internal(format!(
                     "no audit line written: {why}"
                 ))));
-            } else {
-                stderr.push(format!("hookrun: {why}"));
             }
+            Err(why) => stderr.push(format!("hookrun: {why}")),
         }
     }
     let mut rendered = if failures.is_empty() {
