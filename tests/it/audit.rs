@@ -407,3 +407,101 @@ fn a_held_lock_delays_the_decision_by_the_bounded_wait_only() {
     );
     assert!(!said.contains(":3:"), "{said}");
 }
+
+/// The audit log's lines, each parsed.
+fn audit_lines(t: &HookTest) -> Vec<Value> {
+    t.read("audit.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
+        .collect()
+}
+
+/// The one line a refused or interrupted event leaves: its event and error.
+fn assert_one_line_ending(t: &HookTest, event: &str, error: &str) -> Value {
+    let lines = audit_lines(t);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line = lines.into_iter().next().unwrap_or_default();
+    assert_eq!(line["event"], event, "{line}");
+    assert!(
+        line["error"].as_str().unwrap_or("").contains(error),
+        "{line}"
+    );
+    line
+}
+
+#[test]
+fn a_closed_config_without_hooks_leaves_a_line() {
+    let t = HookTest::new()
+        .toml("[defaults]\nfail_mode = \"closed\"\naudit_log = \"audit.jsonl\"\n")
+        .pre_tool_use("ls");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_one_line_ending(&t, "PreToolUse", "hook");
+}
+
+#[test]
+fn an_event_nothing_listens_to_leaves_a_line() {
+    let t = HookTest::new()
+        .toml("[defaults]\naudit_log = \"audit.jsonl\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n")
+        .pre_tool_use("ls")
+        .args(&["--fail-mode", "closed", "--event", "PreToolUze"]);
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_one_line_ending(&t, "PreToolUze", "--event `PreToolUze`");
+}
+
+#[test]
+fn a_refused_nesting_depth_leaves_a_line() {
+    // A hook that runs hookrun on its own config: eight levels run their
+    // hook, the ninth is refused, and every level leaves its line.
+    let t = HookTest::new().file("hooks.toml", "");
+    let config = t.path().join("hooks.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[defaults]\nfail_mode = \"closed\"\naudit_log = \"audit.jsonl\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"'{BIN}' run --config '{}'\"\ntimeout = 30\n",
+            config.display()
+        ),
+    )
+    .unwrap();
+    let t = t
+        .arg("--config")
+        .arg(config.to_str().unwrap())
+        .pre_tool_use("ls");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    let lines = audit_lines(&t);
+    assert_eq!(lines.len(), 9, "{lines:?}");
+    let refused: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["error"].as_str().is_some_and(|e| e.contains("nested")))
+        .collect();
+    assert_eq!(refused.len(), 1, "{lines:?}");
+    assert_eq!(refused[0]["event"], "PreToolUse", "{lines:?}");
+}
+
+#[test]
+fn an_event_interrupted_by_sigterm_leaves_a_line() {
+    let t = HookTest::new()
+        .json(settings(
+            "PreToolUse",
+            "Bash",
+            json!([cmd("echo $$ > a.pid; sleep 60")]),
+        ))
+        .pre_tool_use("ls")
+        .arg("--audit-log")
+        .arg("audit.jsonl");
+    let start = std::time::Instant::now();
+    let child = t.spawn();
+    let hook = crate::support::pid_in(&t, "a.pid");
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = crate::support::finish(child, start);
+    assert_eq!(out.code, 128 + 15, "{out:?}");
+    assert!(!crate::support::alive(hook), "the hook outlived hookrun");
+    let line = assert_one_line_ending(&t, "PreToolUse", "interrupted by SIGTERM");
+    assert_eq!(line["interrupted"], "SIGTERM", "{line}");
+}
