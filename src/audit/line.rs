@@ -19,6 +19,22 @@ pub(super) const HASH_KEY: &str = ",\"hash\":\"";
 /// edited.
 pub const KEYED_FIELD: &str = "keyed";
 
+/// The field of a line written without the lock (`"unchained":true`, just
+/// before `prev`): outside the hash chain, see [`is_unchained`].
+pub const UNCHAINED_FIELD: &str = "unchained";
+
+/// Whether an intact line's body (as `split` gives it) is unchained: its
+/// last keys are `"unchained":true,"prev":"<64 hex>"`. Writers step over
+/// such lines when they look for the hash to chain from, and `verify` does
+/// not link them, so both agree on where the chain goes.
+#[must_use]
+pub fn is_unchained(body: &[u8]) -> bool {
+    let mark = format!("\"{UNCHAINED_FIELD}\":true,\"prev\":\"");
+    body.len()
+        .checked_sub(GENESIS.len() + 1)
+        .is_some_and(|at| body[..at].ends_with(mark.as_bytes()))
+}
+
 /// Shortest key accepted: a guessable key would make the HMAC no better
 /// than the plain hash.
 const MIN_KEY_BYTES: usize = 16;

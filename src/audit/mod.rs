@@ -12,6 +12,11 @@
 //! `O_APPEND` descriptor: concurrent hookrun processes never interleave,
 //! never lose a line, never fork the chain.
 //!
+//! A writer waits at most [`LOCK_WAIT`] for the lock: past it, the line is
+//! appended without the lock, marked `"unchained":true`, and stays outside
+//! the chain (`line::is_unchained`): the next chained line links to the last
+//! chained line, and `verify` reports every unchained line.
+//!
 //! A line cut short (a crash or a full disk mid-write) is stepped over: the
 //! next line starts on a line of its own and chains from the last intact
 //! line (`line::split` says which lines are intact), and `verify` reports
@@ -31,11 +36,17 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-pub use line::{GENESIS, KEYED_FIELD, Key};
+pub use line::{GENESIS, KEYED_FIELD, Key, UNCHAINED_FIELD};
 pub use verify::{Expect, Problem, Verdict, verify};
 
+/// How long a writer waits for the lock before it appends without it.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Appends one record (secrets already redacted) to the log at `path`,
-/// sealed with the key in `key_file` when one is given.
+/// sealed with the key in `key_file` when one is given. When another
+/// process holds the lock past [`LOCK_WAIT`], the line is still appended
+/// (one `O_APPEND` write) but marked `"unchained":true`, outside the chain;
+/// the `Ok` then carries the notice to print on stderr.
 ///
 /// # Errors
 /// The key file or the log cannot be opened, locked, read or written (disk
@@ -44,7 +55,7 @@ pub fn append(
     path: &Path,
     key_file: Option<&Path>,
     mut record: Map<String, Value>,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let err = |what: &str, e: &dyn std::fmt::Display| {
         format!("audit log `{}`: {what}: {e}", path.display())
     };
@@ -56,13 +67,31 @@ pub fn append(
         .append(true)
         .open(path)
         .map_err(|e| err("cannot open", &e))?;
-    let mut file = crate::os::lock_exclusive(file).map_err(|e| err("cannot lock", &e))?;
-    let tail = tail::read(&mut file).map_err(|e| err("cannot read the last line", &e))?;
-    for field in [KEYED_FIELD, "prev", "hash"] {
+    let lock =
+        crate::os::lock_exclusive_within(file, LOCK_WAIT).map_err(|e| err("cannot lock", &e))?;
+    let unchained = lock.is_err();
+    let (mut locked, mut bare);
+    let file: &mut std::fs::File = match lock {
+        Ok(l) => {
+            locked = l;
+            &mut locked
+        }
+        Err(f) => {
+            bare = f;
+            &mut bare
+        }
+    };
+    // Without the lock this read may race another writer: the `prev` it
+    // gives an unchained line is not trusted by `verify`.
+    let tail = tail::read(file).map_err(|e| err("cannot read the last line", &e))?;
+    for field in [KEYED_FIELD, UNCHAINED_FIELD, "prev", "hash"] {
         record.shift_remove(field);
     }
     if key.is_some() {
         record.insert(KEYED_FIELD.into(), Value::Bool(true));
+    }
+    if unchained {
+        record.insert(UNCHAINED_FIELD.into(), Value::Bool(true));
     }
     record.insert("prev".into(), Value::String(tail.prev));
     let body =
@@ -72,8 +101,8 @@ pub fn append(
     // After a torn line, start a line of our own rather than finish it.
     let start = if tail.at_line_start { "" } else { "\n" };
     let line = format!("{start}{body}{}{hash}\"}}\n", line::HASH_KEY);
-    // One write on an O_APPEND descriptor, under the lock: atomic w.r.t.
-    // other hookrun writers.
+    // One write on an O_APPEND descriptor, under the lock (or, unchained,
+    // without it): never interleaved with other hookrun writers.
     // Past a file-size limit the write fails instead of ending hookrun.
     let written = crate::os::with_file_size_errors(|| file.write(line.as_bytes()))
         .map_err(|e| err("cannot write", &e))?;
@@ -84,7 +113,13 @@ pub fn append(
         ));
     }
     file.flush().map_err(|e| err("cannot flush", &e))?;
-    Ok(())
+    Ok(unchained.then(|| {
+        format!(
+            "audit log `{}`: another process held its lock for over {} s: the line was appended without the lock, marked \"unchained\": true (outside the hash chain)",
+            path.display(),
+            LOCK_WAIT.as_secs()
+        )
+    }))
 }
 
 #[cfg(test)]
@@ -106,7 +141,7 @@ mod tests {
         for i in 0..n {
             let mut m = Map::new();
             m.insert("n".into(), Value::from(i));
-            append(&path, key, m).unwrap();
+            assert_eq!(append(&path, key, m).unwrap(), None);
         }
         let text = std::fs::read_to_string(&path).unwrap();
         (dir, text)

@@ -4,12 +4,13 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 
-use super::line::{GENESIS, split};
+use super::line::{GENESIS, is_unchained, split};
 
 /// Where the next line goes.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Tail {
-    /// The stated `hash` of the last intact line (`GENESIS` when none is).
+    /// The stated `hash` of the last intact chained line (`GENESIS` when
+    /// none is): unchained lines are stepped over.
     pub(super) prev: String,
     /// The file is empty or ends with a newline. When not, the last line was
     /// cut short (a crash, a full disk), and the next line must start with a
@@ -51,7 +52,8 @@ pub(super) fn read(file: &mut File) -> std::io::Result<Tail> {
             let found = tail[from..]
                 .split(|&b| b == b'\n')
                 .rev()
-                .find_map(split)
+                .filter_map(split)
+                .find(|(body, _)| !is_unchained(body))
                 .map(|(_, hash)| hash.to_owned());
             if found.is_some() || pos == 0 {
                 return Ok(Tail {

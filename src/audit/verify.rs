@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::line::{GENESIS, KEYED_FIELD, Key, seal, split};
+use super::line::{GENESIS, KEYED_FIELD, Key, is_unchained, seal, split};
 
 /// A head recorded elsewhere (`HASH:LINES`, as `audit verify` prints it):
 /// line `lines` of the log had hash `hash`. The only defence of an unkeyed
@@ -48,6 +48,9 @@ pub struct Verdict {
     pub head: Option<String>,
     /// Lines sealed with a key.
     pub keyed: usize,
+    /// Lines written without the lock (`"unchained":true`), 1-based: each
+    /// is also a problem, as the chain cannot vouch for them.
+    pub unchained: Vec<usize>,
     /// In line order; problems of the whole log last.
     pub problems: Vec<Problem>,
 }
@@ -68,6 +71,7 @@ pub fn verify(bytes: &[u8], key: Option<&Key>, expects: &[Expect]) -> Verdict {
     let mut stated: Vec<Option<&str>> = Vec::with_capacity(lines.len());
     let mut prev = (GENESIS, None::<usize>);
     let (mut keyed_unchecked, mut keyed_bad) = (0usize, 0usize);
+    let mut unchained: Vec<usize> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let n = i + 1;
         let mut problem = |what: String| {
@@ -113,6 +117,13 @@ pub fn verify(bytes: &[u8], key: Option<&Key>, expects: &[Expect]) -> Verdict {
             }
             _ => {}
         }
+        if is_unchained(body) {
+            // Sealed but outside the chain: its `prev` was read without the
+            // lock, and the next chained line links past it.
+            unchained.push(n);
+            problem("was written without the lock (\"unchained\": true): its own hash is checked, but the chain does not vouch for it (it could have been inserted) and its `prev` is not checked".into());
+            continue;
+        }
         if value.get("prev").and_then(Value::as_str) != Some(prev.0) {
             problem(match prev.1 {
                 None => "does not start the chain (its `prev` is not the genesis hash): lines were removed from the start, inserted or reordered".into(),
@@ -126,8 +137,20 @@ pub fn verify(bytes: &[u8], key: Option<&Key>, expects: &[Expect]) -> Verdict {
         lines: lines.len(),
         head: stated.last().copied().flatten().map(str::to_owned),
         keyed: keyed_lines,
+        unchained,
         problems,
     };
+    if !verdict.unchained.is_empty() {
+        let at: Vec<String> = verdict.unchained.iter().map(ToString::to_string).collect();
+        verdict.problems.push(Problem {
+            line: None,
+            what: format!(
+                "{} unchained lines (written while another process held the lock), at lines {}: the chain does not vouch for them",
+                verdict.unchained.len(),
+                at.join(", ")
+            ),
+        });
+    }
     for e in expects {
         let problem = match e.lines.checked_sub(1).and_then(|i| stated.get(i)) {
             None => Problem {

@@ -99,8 +99,7 @@ impl Refusal {
 /// without hooks under a closed guard, the nesting check, and a forced
 /// `--event` name that nothing listens to. `run` and `serve` share it so
 /// that both refuse the same inputs the same way: every refusal blocks where
-/// a guard fails closed, and an event that cannot be read leaves an audit
-/// line.
+/// a guard fails closed, and every refused event leaves an audit line.
 ///
 /// # Errors
 /// The refusal, with the event when it was read.
@@ -115,17 +114,8 @@ pub(crate) fn admit(
     {
         Ok(e) => e,
         Err(e) => {
-            if let Some(path) = &config.audit_log {
-                // A refused event is an event too: it leaves a line.
-                let mut record = serde_json::Map::new();
-                record.insert("time".into(), crate::clock::now_rfc3339().into());
-                record.insert("error".into(), e.to_string().into());
-                if let Err(why) =
-                    crate::audit::append(path, config.audit_key_file.as_deref(), record)
-                {
-                    output::diagnostic(&why);
-                }
-            }
+            // A refused event is an event too: it leaves a line.
+            audit_unfinished(config, args.event.as_deref(), &e);
             return Err(Refusal {
                 error: e.closed_if(own_errors_block(args, config.any_closed)),
                 event: named_only(args.event.as_deref(), args.dialect),
@@ -160,10 +150,37 @@ pub(crate) fn admit(
     };
     match problem {
         None => Ok(event),
-        Some(e) => Err(Refusal {
-            error: e.closed_if(own_errors_block(args, config.any_closed)),
-            event: Some(Box::new(event)),
-        }),
+        Some(e) => {
+            audit_unfinished(config, Some(&event.name), &e);
+            Err(Refusal {
+                error: e.closed_if(own_errors_block(args, config.any_closed)),
+                event: Some(Box::new(event)),
+            })
+        }
+    }
+}
+
+/// The audit line of an event that ended before the hooks' decision (a
+/// refusal, an interruption, hookrun's own failure): the error, the event
+/// name when known and, for a signal, `"interrupted": "SIGTERM"` (or the
+/// signal's name). A line that cannot be written is said on stderr: the
+/// event's own error is what its answer reports.
+fn audit_unfinished(config: &Config, event: Option<&str>, e: &Error) {
+    let Some(path) = &config.audit_log else {
+        return;
+    };
+    let mut record = serde_json::Map::new();
+    record.insert("time".into(), crate::clock::now_rfc3339().into());
+    if let Some(name) = event {
+        record.insert("event".into(), name.into());
+    }
+    if let Error::Interrupted { name, .. } = e {
+        record.insert("interrupted".into(), (*name).into());
+    }
+    record.insert("error".into(), e.to_string().into());
+    match crate::audit::append(path, config.audit_key_file.as_deref(), record) {
+        Ok(None) => {}
+        Ok(Some(why)) | Err(why) => output::diagnostic(&why),
     }
 }
 
@@ -357,6 +374,9 @@ pub(crate) fn handle(
     let eval = match pipeline::evaluate(config, event, &ctx) {
         Ok(eval) => eval,
         Err(e) => {
+            // Interrupted (SIGTERM while a hook ran) or hookrun's own
+            // failure: the event still leaves its one line.
+            audit_unfinished(config, Some(&event.name), &e);
             let e = e.closed_if(blocks);
             if !e.blocks() {
                 return Err(e);
@@ -380,14 +400,15 @@ pub(crate) fn handle(
     }
     if let Some(path) = &config.audit_log {
         let record = eval.audit_record(config, event, started.elapsed());
-        if let Err(why) = crate::audit::append(path, config.audit_key_file.as_deref(), record) {
-            if blocks {
+        match crate::audit::append(path, config.audit_key_file.as_deref(), record) {
+            Ok(None) => {}
+            Ok(Some(notice)) => stderr.push(format!("hookrun: {notice}")),
+            Err(why) if blocks => {
                 failures.push(own_reason(&Error::Internal(format!(
                     "no audit line written: {why}"
                 ))));
-            } else {
-                stderr.push(format!("hookrun: {why}"));
             }
+            Err(why) => stderr.push(format!("hookrun: {why}")),
         }
     }
     let mut rendered = if failures.is_empty() {

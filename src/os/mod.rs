@@ -13,7 +13,8 @@
 //! - how a child ended ([`killed_by`], [`signal_name`]);
 //! - requests that hookrun itself stop ([`Termination`]), and surviving the
 //!   file-size limit ([`with_file_size_errors`]);
-//! - an exclusive advisory lock on a file ([`lock_exclusive`]);
+//! - an exclusive advisory lock on a file, waited for a bounded time
+//!   ([`lock_exclusive_within`]);
 //! - whether a file can be executed ([`is_executable`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
 //!   ([`wait_stdin_readable`]);
@@ -354,14 +355,23 @@ impl std::fmt::Display for LockError {
 
 impl std::error::Error for LockError {}
 
-/// Takes an exclusive advisory lock on `file`, waiting while another process
-/// (another hookrun) holds one. Advisory: it excludes only other lockers,
-/// which is what keeps concurrent appenders to one log in order.
+/// Takes an exclusive advisory lock on `file`, waiting at most `within`
+/// while another process holds one: a process that keeps the lock (a
+/// stuck writer, a `flock FILE sleep` left running) must not hang hookrun
+/// before it prints its decision. `Ok(Err(file))` gives the file back
+/// when the lock was still held at the end. Advisory: it excludes only
+/// other lockers, which is what keeps concurrent appenders to one log in
+/// order.
 ///
 /// # Errors
 /// The lock cannot be taken (the file system does not support locks, ...).
-pub fn lock_exclusive(file: File) -> Result<LockedFile, LockError> {
-    imp::lock_exclusive(file).map(LockedFile).map_err(LockError)
+pub fn lock_exclusive_within(
+    file: File,
+    within: std::time::Duration,
+) -> Result<Result<LockedFile, File>, LockError> {
+    imp::lock_exclusive_within(file, within)
+        .map(|r| r.map(LockedFile))
+        .map_err(LockError)
 }
 
 /// Whether a file with this metadata can be executed by someone: a

@@ -306,9 +306,24 @@ fn discard_pending(_set: &SigSet) -> bool {
 pub(super) type LockedFile = Flock<File>;
 pub(super) type LockError = nix::errno::Errno;
 
-/// `flock(LOCK_EX)`, which blocks until the lock is free.
-pub(super) fn lock_exclusive(file: File) -> Result<LockedFile, LockError> {
-    Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, e)| e)
+/// `flock(LOCK_EX | LOCK_NB)` retried every 20 ms until `within` has
+/// passed: the file back when another process still holds the lock.
+pub(super) fn lock_exclusive_within(
+    mut file: File,
+    within: std::time::Duration,
+) -> Result<Result<LockedFile, File>, LockError> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            Ok(locked) => return Ok(Ok(locked)),
+            Err((back, nix::errno::Errno::EWOULDBLOCK)) => file = back,
+            Err((_, e)) => return Err(e),
+        }
+        if std::time::Instant::now() >= deadline {
+            return Ok(Err(file));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// Any of the owner, group and other execute bits.

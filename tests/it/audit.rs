@@ -1,6 +1,7 @@
 //! The audit trail end to end: concurrent writers, tamper evidence, failure
 //! handling; and built-ins used from a config and from `hookrun builtin`.
 
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -315,4 +316,192 @@ fn builtin_config_errors_are_located() {
         "{}",
         out.stderr
     );
+}
+
+/// A process that keeps the audit log's lock (here `flock FILE sleep 30`)
+/// costs hookrun the bounded wait, not its decision: the line is appended
+/// without the lock, marked unchained, and `audit verify` names it.
+#[test]
+fn a_held_lock_delays_the_decision_by_the_bounded_wait_only() {
+    let t = HookTest::new()
+        .json(settings(
+            "PreToolUse",
+            "Bash",
+            json!([cmd("echo nope-from-hook >&2; exit 2")]),
+        ))
+        .pre_tool_use("ls")
+        .arg("--audit-log")
+        .arg("audit.jsonl");
+    let log = t.path().join("audit.jsonl");
+    // One chained line first, so the unchained one sits inside a chain.
+    let first = t.run();
+    assert_eq!(first.code, 2, "{first:?}");
+    // In a process group of its own, so that `flock` and `sleep` (which
+    // inherits the lock) are ended together.
+    let mut holder = Command::new("flock")
+        .arg(&log)
+        .args(["sleep", "30"])
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("flock (util-linux) runs");
+    // The holder has the lock once a non-blocking `flock -n` fails.
+    assert!(crate::support::wait_for(Duration::from_secs(10), || {
+        !Command::new("flock")
+            .args(["-n"])
+            .arg(&log)
+            .arg("true")
+            .status()
+            .is_ok_and(|s| s.success())
+    }));
+    let start = std::time::Instant::now();
+    let out = t.run();
+    let took = start.elapsed();
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", holder.id())])
+        .status();
+    let _ = holder.wait();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    // The hook's decision, printed as without the holder.
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("nope-from-hook"), "{out:?}");
+    assert!(
+        out.stderr.contains("appended without the lock"),
+        "{}",
+        out.stderr
+    );
+    // After the holder is gone, a chained line links past the unchained one.
+    let third = t.run();
+    assert_eq!(third.code, 2, "{third:?}");
+    assert!(
+        !third.stderr.contains("without the lock"),
+        "{}",
+        third.stderr
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["unchained"], true, "{text}");
+    assert!(lines[0].get("unchained").is_none() && lines[2].get("unchained").is_none());
+    assert_eq!(lines[2]["prev"], lines[0]["hash"], "{text}");
+    let verify = Command::new(BIN)
+        .args(["audit", "verify"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&verify.stdout);
+    assert_eq!(verify.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("audit.jsonl:2: this line was written without the lock"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "1 unchained lines (written while another process held the lock), at lines 2:"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains(":3:"), "{said}");
+}
+
+/// The audit log's lines, each parsed.
+fn audit_lines(t: &HookTest) -> Vec<Value> {
+    t.read("audit.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
+        .collect()
+}
+
+/// The one line a refused or interrupted event leaves: its event and error.
+fn assert_one_line_ending(t: &HookTest, event: &str, error: &str) -> Value {
+    let lines = audit_lines(t);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line = lines.into_iter().next().unwrap_or_default();
+    assert_eq!(line["event"], event, "{line}");
+    assert!(
+        line["error"].as_str().unwrap_or("").contains(error),
+        "{line}"
+    );
+    line
+}
+
+#[test]
+fn a_closed_config_without_hooks_leaves_a_line() {
+    let t = HookTest::new()
+        .toml("[defaults]\nfail_mode = \"closed\"\naudit_log = \"audit.jsonl\"\n")
+        .pre_tool_use("ls");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_one_line_ending(&t, "PreToolUse", "hook");
+}
+
+#[test]
+fn an_event_nothing_listens_to_leaves_a_line() {
+    let t = HookTest::new()
+        .toml("[defaults]\naudit_log = \"audit.jsonl\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n")
+        .pre_tool_use("ls")
+        .args(&["--fail-mode", "closed", "--event", "PreToolUze"]);
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_one_line_ending(&t, "PreToolUze", "--event `PreToolUze`");
+}
+
+#[test]
+fn a_refused_nesting_depth_leaves_a_line() {
+    // A hook that runs hookrun on its own config: eight levels run their
+    // hook, the ninth is refused, and every level leaves its line.
+    let t = HookTest::new().file("hooks.toml", "");
+    let config = t.path().join("hooks.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[defaults]\nfail_mode = \"closed\"\naudit_log = \"audit.jsonl\"\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"'{BIN}' run --config '{}'\"\ntimeout = 30\n",
+            config.display()
+        ),
+    )
+    .unwrap();
+    let t = t
+        .arg("--config")
+        .arg(config.to_str().unwrap())
+        .pre_tool_use("ls");
+    let out = t.run();
+    assert_eq!(out.code, 2, "{out:?}");
+    let lines = audit_lines(&t);
+    assert_eq!(lines.len(), 9, "{lines:?}");
+    let refused: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["error"].as_str().is_some_and(|e| e.contains("nested")))
+        .collect();
+    assert_eq!(refused.len(), 1, "{lines:?}");
+    assert_eq!(refused[0]["event"], "PreToolUse", "{lines:?}");
+}
+
+#[test]
+fn an_event_interrupted_by_sigterm_leaves_a_line() {
+    let t = HookTest::new()
+        .json(settings(
+            "PreToolUse",
+            "Bash",
+            json!([cmd("echo $$ > a.pid; sleep 60")]),
+        ))
+        .pre_tool_use("ls")
+        .arg("--audit-log")
+        .arg("audit.jsonl");
+    let start = std::time::Instant::now();
+    let child = t.spawn();
+    let hook = crate::support::pid_in(&t, "a.pid");
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = crate::support::finish(child, start);
+    assert_eq!(out.code, 128 + 15, "{out:?}");
+    assert!(!crate::support::alive(hook), "the hook outlived hookrun");
+    let line = assert_one_line_ending(&t, "PreToolUse", "interrupted by SIGTERM");
+    assert_eq!(line["interrupted"], "SIGTERM", "{line}");
 }
