@@ -414,7 +414,10 @@ fn an_idle_server_ends_at_once_on_sigterm_with_its_stdin_open() {
 
 #[test]
 fn sigterm_while_a_changing_config_settles_ends_the_server_before_the_hook_starts() {
-    let hook = "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"touch started; exit 0\"\n";
+    // The hook takes a second to leave its mark: on a machine so loaded
+    // that the file did hold still once, the hook starts but SIGTERM kills
+    // it first; a lost SIGTERM lets it finish.
+    let hook = "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"sleep 1; touch started; exit 0\"\n";
     let t = HookTest::new().toml(hook);
     let config = t.path().join("config-1.toml");
     let mut server = Server::start(&t, "config-1.toml");
@@ -440,7 +443,7 @@ fn sigterm_while_a_changing_config_settles_ends_the_server_before_the_hook_start
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     editor.join().expect("editor");
     assert_eq!(code, Some(143), "{}", server.stderr());
-    std::thread::sleep(Duration::from_millis(200));
+    std::thread::sleep(Duration::from_millis(1500));
     assert!(
         !t.path().join("started").exists(),
         "the event's hook started after SIGTERM"

@@ -161,10 +161,13 @@ impl HookTest {
         cmd.args(&self.args)
             .current_dir(self.path())
             .env("CLAUDE_PROJECT_DIR", self.path())
-            // No user config from the real home.
+            // No user config, agent settings or login profile from the real
+            // home (Codex runs hooks in a login shell).
             .env("XDG_CONFIG_HOME", self.path().join(".xdg-config"))
+            .env("HOME", self.path().join(".home"))
             .env_remove("HOOKRUN_CONFIG")
             .env_remove("HOOKRUN_AUDIT_KEY_FILE")
+            .env_remove("HOOKRUN_ON_ERROR")
             .envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
