@@ -21,8 +21,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::install::agent::{Agent, Scope};
 use crate::install::location::{Homes, settings_file};
-use crate::install::{Agent, Scope};
 
 use super::resolve::{lexical, walk};
 use super::tools::Access;

@@ -416,14 +416,13 @@ fn positive_msg(secs: f64) -> String {
 /// agent. Any other name would match no event of any agent, so its hooks
 /// would silently never run.
 fn not_an_event(name: &str) -> Option<(String, Option<String>)> {
-    use crate::dialect::{copilot, cursor, gemini};
     if crate::events::known(name).is_some() || crate::events::PYDANTIC_LIFECYCLE.contains(&name) {
         return None;
     }
     let tables = [
-        ("Gemini CLI", gemini::events::EVENTS),
-        ("Cursor", cursor::events::EVENTS),
-        ("Copilot CLI", copilot::events::EVENTS),
+        ("Gemini CLI", crate::dialect::gemini::events::EVENTS),
+        ("Cursor", crate::dialect::cursor::events::EVENTS),
+        ("Copilot CLI", crate::dialect::copilot::events::EVENTS),
     ];
     let foreign = tables.iter().find_map(|(agent, table)| {
         table
