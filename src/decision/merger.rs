@@ -151,13 +151,16 @@ impl<'a> Merger<'a> {
         }
     }
 
-    /// Records a block. On families that cannot block it becomes a notice.
+    /// Records a block. On events that cannot block it becomes a notice.
     pub(super) fn block(&mut self, permission: Permission, reason: String) {
+        if !can_block(self.family, self.event) {
+            self.d.system_messages.push(reason);
+            return;
+        }
         match self.family {
-            Family::PreTool => self.perm_reasons.push((permission, reason)),
-            Family::Generic if self.event == "PreModelSwitch" => {
-                self.perm_reasons.push((permission, reason))
-            }
+            // PreToolUse-like, and PreModelSwitch (the one Generic event
+            // that can block): a permission among the others.
+            Family::PreTool | Family::Generic => self.perm_reasons.push((permission, reason)),
             Family::PermissionRequest => {
                 let request = self.d.request.get_or_insert_with(Map::new);
                 if request.get("behavior").and_then(Value::as_str) != Some("deny") {
@@ -167,16 +170,7 @@ impl<'a> Merger<'a> {
                 }
                 self.d.reasons.push(reason);
             }
-            Family::Prompt | Family::Stop | Family::PostTool | Family::TaskCreated => {
-                self.d.blocked = true;
-                self.d.reasons.push(reason);
-            }
-            Family::Outside
-                if matches!(
-                    self.event,
-                    "PreCompact" | "ConfigChange" | "Elicitation" | "ElicitationResult"
-                ) =>
-            {
+            _ => {
                 if self.event == "ConfigChange"
                     && self.fields.get("source").and_then(Value::as_str) == Some("policy_settings")
                 {
@@ -184,9 +178,6 @@ impl<'a> Merger<'a> {
                 }
                 self.d.blocked = true;
                 self.d.reasons.push(reason);
-            }
-            Family::SessionStart | Family::Generic | Family::Outside => {
-                self.d.system_messages.push(reason);
             }
         }
     }
@@ -243,6 +234,25 @@ impl<'a> Merger<'a> {
             }
         }
         d
+    }
+}
+
+/// Whether a block on this event does anything (spec section 7): on the
+/// others it is a notice.
+pub(super) fn can_block(family: Family, event: &str) -> bool {
+    match family {
+        Family::PreTool
+        | Family::PermissionRequest
+        | Family::Prompt
+        | Family::Stop
+        | Family::PostTool
+        | Family::TaskCreated => true,
+        Family::Generic => event == "PreModelSwitch",
+        Family::Outside => matches!(
+            event,
+            "PreCompact" | "ConfigChange" | "Elicitation" | "ElicitationResult"
+        ),
+        Family::SessionStart => false,
     }
 }
 

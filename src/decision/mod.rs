@@ -91,18 +91,7 @@ pub fn own_failure(
         ));
         return;
     }
-    let blocks = matches!(
-        family,
-        Family::PreTool
-            | Family::PermissionRequest
-            | Family::Prompt
-            | Family::Stop
-            | Family::PostTool
-            | Family::TaskCreated
-    ) || matches!(
-        event,
-        "PreModelSwitch" | "PreCompact" | "ConfigChange" | "Elicitation" | "ElicitationResult"
-    );
+    let blocks = merger::can_block(family, event);
     let reason = if blocks {
         let reason = format!(
             "{reason} (blocked because hookrun could not evaluate every configured hook; unless a guard fails closed, `--on-error allow` lets such events through)"
