@@ -29,7 +29,7 @@ import json
 import os
 import time
 
-from . import bounded, broken_config, claude_plugin, claude_scenarios, common
+from . import bounded, broken_config, claude_install, claude_plugin, claude_scenarios, common
 from .claude_scenarios import DONE, Script
 from .common import MockServer, RunResult, Scenario
 
@@ -67,9 +67,9 @@ BROKEN_CONFIG = broken_config.Agent(
 
 
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the plugin and broken-config checks."""
+    """The A/B scenarios, then the plugin, install and broken-config checks."""
     return (claude_scenarios.scenarios() + claude_plugin.scenarios()
-            + broken_config.scenarios(BROKEN_CONFIG))
+            + claude_install.scenarios() + broken_config.scenarios(BROKEN_CONFIG))
 
 
 def install(ctx) -> str | None:
@@ -110,6 +110,8 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     settings_path = os.path.join(run_dir, "settings.json")
     if mode == claude_plugin.MODE:
         problem = claude_plugin.prepare(ctx, sc, run_dir, env, binary(ctx), settings_path)
+    elif mode == claude_install.MODE:
+        problem = claude_install.prepare(ctx, sc, run_dir, env, settings_path)
     else:
         problem = _write_settings(ctx, sc, mode, run_dir, settings_path)
     if problem:
