@@ -21,9 +21,12 @@ Code then finds the registration where a user's would be, in the project's
   ``failed; blocking because onFailure is "block"`` text. ``ls`` is what shows
   the fail-safe at work: nothing else would stop it;
 - ``install-runs-once``: the project's ``.claude/settings.json`` already holds
-  a Bash PreToolUse hook appending a line to ``hook-ran.txt``; after init and
-  install, one ``ls`` must leave exactly one line (Claude Code runs that hook
-  itself, so hookrun must not run it again).
+  a Bash PreToolUse hook appending a line to ``hook-ran.txt`` (saying who ran
+  it: hookrun sets ``HOOKRUN_DEPTH`` for its hooks); after init and install,
+  the model asks for ``ls``, then ``rm -rf /``. Claude Code runs that hook
+  itself, so hookrun must not run it again: two calls, two lines. The deny of
+  ``rm -rf /`` with the guard's reason shows that hookrun's registration is
+  live in the same session.
 
 Safety: ``rm -rf /`` must never run, whatever hookrun does. Four things stand
 in its way, each enough on its own: the session runs in Claude Code's
@@ -71,14 +74,16 @@ exit 1
 """
 RM_RAN = "rm-ran.txt"
 
-# The project's own hook, already in .claude/settings.json before install.
+# The project's own hook, already in .claude/settings.json before install:
+# one line per run, naming who ran it.
 OWN_HOOK_MARKER = "hook-ran.txt"
+OWN_HOOK = ('if [ -n "$HOOKRUN_DEPTH" ]; then who=hookrun; else who="Claude Code"; fi; '
+            f'echo "run by $who" >> "$CLAUDE_PROJECT_DIR/{OWN_HOOK_MARKER}"')
 OWN_SETTINGS = {
     "hooks": {
         "PreToolUse": [{
             "matcher": "Bash",
-            "hooks": [{"type": "command",
-                       "command": f'echo ran >> "$CLAUDE_PROJECT_DIR/{OWN_HOOK_MARKER}"'}],
+            "hooks": [{"type": "command", "command": OWN_HOOK}],
         }],
     },
 }
@@ -110,7 +115,7 @@ def scenarios() -> list[Scenario]:
     return [
         s("npm-blocks", [[RM_ROOT], [LS], "Done."], Setup(), _denied_then_listed),
         s("npm-onfailure", [[RM_ROOT], [LS], "Done."], Setup(uninstall=True), _both_blocked),
-        s("runs-once", [[LS], "Done."], Setup(own_hook=True), _own_hook_ran_once),
+        s("runs-once", [[LS], [RM_ROOT], "Done."], Setup(own_hook=True), _own_hook_ran_once),
     ]
 
 
@@ -269,13 +274,20 @@ def _both_blocked(result: RunResult) -> list[str]:
 
 
 def _own_hook_ran_once(result: RunResult) -> list[str]:
-    problems = _rm_reached(result)
     results = _tool_results(result)
-    if len(results) != 1 or results[0][0] or LISTED not in results[0][1]:
-        problems.append(f"expected one ls that ran, the model got: {results}")
+    if len(results) != 2:
+        return _rm_reached(result) + [
+            f"expected 2 tool results (ls, rm denied), the model got {len(results)}: {results}"]
+    problems = _rm_reached(result)
+    (ls_error, ls_text), (rm_error, rm_text) = results
+    if ls_error or LISTED not in ls_text:
+        problems.append(f"ls did not run: {ls_text!r}")
+    if not (rm_error and all(p in rm_text for p in GUARD_REASON)):
+        problems.append(f"rm -rf / was not denied with the guard's reason (is hookrun registered?): "
+                        f"{rm_text!r}; registered: {_registration(result)}")
     lines = result.files.get(OWN_HOOK_MARKER, "").splitlines()
-    if len(lines) != 1:
+    if len(lines) != 2:
         problems.append(
-            f"the project's own Bash hook ran {len(lines)} times for one ls (once expected): "
-            f"registered: {_registration(result)}")
+            f"the project's own Bash hook ran {len(lines)} times for two Bash calls "
+            f"(once per call expected): {lines}; registered: {_registration(result)}")
     return problems
