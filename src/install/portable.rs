@@ -83,7 +83,7 @@ pub fn check_program(agent: Agent, scope: Scope, program: &str) -> Result<(), St
 /// Where a machine-specific registration can go for this agent.
 fn elsewhere(agent: Agent) -> String {
     if has_local(agent) {
-        "register it in this machine's own settings: `--scope local` (`.claude/settings.local.json`, not committed) or `--scope user`".to_owned()
+        "register it in this machine's own settings: `--scope local` (`.claude/settings.local.json`, this machine's only) or `--scope user`".to_owned()
     } else {
         format!(
             "register it in your user settings with `--scope user` ({} has no project settings file of one machine's own)",
