@@ -509,3 +509,59 @@ fn with_on_error_allow_a_broken_config_lets_the_call_through_and_without_it_bloc
     assert_eq!(through.code, 1, "{through:?}");
     assert!(through.stdout.is_empty(), "{through:?}");
 }
+
+#[test]
+fn a_project_dir_with_spaces_stays_one_word_as_claude_and_gemini_fill_it_in() {
+    let s = Setup::new().on_path();
+    let project = s.project().join("my app");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let in_project = |args: &[&str]| {
+        let mut cmd = s.command(crate::support::BIN);
+        cmd.args(args).current_dir(&project);
+        let out = crate::support::finish(cmd.spawn().expect("spawn"), std::time::Instant::now());
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+    };
+    in_project(&["init"]);
+    for (agent, file, event) in [
+        ("claude", ".claude/settings.json", "PreToolUse"),
+        ("gemini", ".gemini/settings.json", "BeforeTool"),
+    ] {
+        in_project(&[
+            "install",
+            "--agent",
+            agent,
+            "--scope",
+            "project",
+            "--config",
+            "hookrun.toml",
+        ]);
+        let root = json(&project.join(file));
+        let command = handlers(&root, event, true)[0]["command"]
+            .as_str()
+            .expect("command")
+            .to_owned();
+        // Claude Code exports the variable; Gemini CLI puts the directory,
+        // shell-quoted, into the command text (and exports it too).
+        let (command, var) = if agent == "gemini" {
+            let quoted = format!("'{}'", project.display());
+            (
+                command.replace("$GEMINI_PROJECT_DIR", &quoted),
+                "GEMINI_PROJECT_DIR",
+            )
+        } else {
+            (command, "CLAUDE_PROJECT_DIR")
+        };
+        let mut cmd = s.command("sh");
+        cmd.arg("-c")
+            .arg(&command)
+            .current_dir(s.home())
+            .env(var, &project);
+        let denied = s.pipe(
+            cmd,
+            shell_call(agent, &project, "rm -rf /")
+                .to_string()
+                .as_bytes(),
+        );
+        assert!(denies(agent, &denied), "{agent}: `{command}`: {denied:?}");
+    }
+}
