@@ -163,15 +163,8 @@ fn shown_command(handlers: &[shape::Handler]) -> String {
     } else {
         match first.split_once(" --event ") {
             Some((head, tail)) => {
-                let rest = tail.split_once(' ').map_or("", |(_, r)| r);
-                format!(
-                    "{head} --event EVENT{}",
-                    if rest.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" {rest}")
-                    }
-                )
+                let rest = tail.find(' ').map_or("", |i| &tail[i..]);
+                format!("{head} --event EVENT{rest}")
             }
             None => first,
         }
