@@ -6,8 +6,10 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::FailMode;
 
+mod on_error;
 mod setup;
 mod trust;
+pub use on_error::OnError;
 pub use setup::{ConfigCommand, InitArgs, InstallArgs};
 pub use trust::TrustArgs;
 
@@ -332,15 +334,6 @@ impl OnErrorArg {
     pub fn blocks(self) -> bool {
         self.value == OnError::Block
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum OnError {
-    /// Block what can be blocked, saying where and why.
-    #[default]
-    Block,
-    /// Report the error and let the event through.
-    Allow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -23,15 +23,33 @@ pub struct InstallArgs {
     #[arg(long, value_enum)]
     pub agent: crate::install::Agent,
 
-    /// The user's settings file, or the project's (the current directory).
+    /// The user's settings file; the project's (the current directory),
+    /// shared, so it may hold no path of this machine's; or the project's
+    /// local file, this machine's only (Claude Code's
+    /// .claude/settings.local.json; the other agents have none).
     #[arg(long, value_enum, default_value = "user")]
     pub scope: crate::install::Scope,
 
     /// The hookrun config whose events to register; the command written
-    /// then names it [default: the one discovery finds for the scope:
+    /// then names it, relative to the project directory when it is in the
+    /// project [default: the one discovery finds for the scope:
     /// $XDG_CONFIG_HOME/hookrun/hookrun.toml, or ./hookrun.toml].
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+
+    /// What the agent does when hookrun cannot answer: `block` asks the
+    /// agent to block the events that can block when hookrun is missing,
+    /// killed or times out, where it can (Claude Code's `onFailure:
+    /// "block"`, Cursor's `failClosed`); `allow` writes no such key and
+    /// registers `run --on-error allow`, so hookrun lets its own errors
+    /// through too.
+    #[arg(
+        long = "on-error",
+        value_enum,
+        value_name = "WHAT",
+        default_value = "block"
+    )]
+    pub on_error: super::on_error::OnError,
 
     /// Print the change and write nothing.
     #[arg(long)]

@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::InstallArgs;
+use crate::cli::{InstallArgs, OnError};
 use crate::config::{self, FailMode, LoadOptions};
 use crate::error::{Error, ExitStatus};
+use crate::install::events::Registration;
 use crate::install::location::{self, Homes};
-use crate::install::{self as setup, Agent, Scope, shape, text};
+use crate::install::{self as setup, Agent, Invocation, Scope, portable, shape, text};
 use crate::output;
 
 /// Runs `install` (or `--uninstall`); exit 0 when done or nothing to do.
@@ -22,6 +23,12 @@ pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
         what: "cannot read the current directory".into(),
         source,
     })?;
+    if args.scope == Scope::Local && !location::has_local(args.agent) {
+        return Err(Error::Usage(format!(
+            "{} has no local settings file (only Claude Code has one, .claude/settings.local.json): use --scope user for a registration of this machine's, --scope project for one the project shares",
+            args.agent.as_str()
+        )));
+    }
     let file = location::settings_file(args.agent, args.scope, &project, &Homes::from_env())
         .ok_or_else(|| Error::Usage("HOME is not set: cannot find the user's settings".into()))?;
     if args.uninstall {
@@ -52,15 +59,26 @@ pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
         Some(t) if !t.trim().is_empty() => Some(text::parse(t).map_err(|m| settings(&file, m))?),
         _ => None,
     };
-    let command = setup::command(&program(), args.agent, named.then_some(&*config_path));
+    let program = program();
+    portable::check_program(args.agent, args.scope, &program).map_err(Error::Usage)?;
+    let config_word = if named {
+        let project = std::fs::canonicalize(&project).unwrap_or(project);
+        Some(
+            portable::config_word(args.agent, args.scope, &project, &config_path)
+                .map_err(Error::Usage)?,
+        )
+    } else {
+        None
+    };
+    let handlers = handlers(args, &regs, &program, config_word.as_deref());
     let new = shape::install(
         root.clone().unwrap_or_else(|| shape::skeleton(args.agent)),
         args.agent,
-        &regs,
-        &command,
+        &handlers,
     )
     .map_err(|m| settings(&file, m))?;
     let events: Vec<&str> = regs.iter().map(|r| r.event.as_str()).collect();
+    let command = shown_command(&handlers);
     if root.as_ref() == Some(&new) {
         output::print(&format!(
             "{} already registers `{command}` on {}; nothing changed\n",
@@ -101,9 +119,61 @@ pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
     Ok(0)
 }
 
+/// hookrun's handler for each event: the command (with `--event` where the
+/// agent's payloads name none, `--on-error allow` when asked), the
+/// timeout, and the agent's own fail-safe unless `--on-error allow`.
+fn handlers(
+    args: &InstallArgs,
+    regs: &[Registration],
+    program: &str,
+    config: Option<&str>,
+) -> Vec<shape::Handler> {
+    let allow = args.on_error == OnError::Allow;
+    regs.iter()
+        .map(|r| shape::Handler {
+            event: r.event.clone(),
+            command: setup::command(
+                program,
+                args.agent,
+                &Invocation {
+                    event: setup::agent::names_event(args.agent).then_some(r.event.as_str()),
+                    allow_errors: allow,
+                    config,
+                },
+            ),
+            timeout_secs: r.timeout_secs,
+            fail_closed: if allow {
+                None
+            } else {
+                setup::fail_safe::fail_closed(args.agent, &r.model)
+            },
+        })
+        .collect()
+}
+
+/// The command to show the user: the one every handler has, or the first
+/// with `--event …` where each event has its own.
+fn shown_command(handlers: &[shape::Handler]) -> String {
+    let first = handlers
+        .first()
+        .map(|h| h.command.clone())
+        .unwrap_or_default();
+    if handlers.iter().all(|h| h.command == first) {
+        first
+    } else {
+        match first.split_once(" --event ") {
+            Some((head, tail)) => {
+                let rest = tail.find(' ').map_or("", |i| &tail[i..]);
+                format!("{head} --event EVENT{rest}")
+            }
+            None => first,
+        }
+    }
+}
+
 /// The config whose events to register, and whether the user named it
-/// (the command then names it too; otherwise `run` finds it by discovery,
-/// so a project's settings file holds no absolute path).
+/// (the command then names it too, as `portable::config_word` says;
+/// otherwise `run` finds it by discovery).
 fn config_to_register(args: &InstallArgs, project: &Path) -> Result<(PathBuf, bool), Error> {
     if let Some(p) = &args.config {
         let abs = std::fs::canonicalize(p).map_err(|source| Error::ConfigRead {
@@ -113,7 +183,7 @@ fn config_to_register(args: &InstallArgs, project: &Path) -> Result<(PathBuf, bo
         return Ok((abs, true));
     }
     let path = match args.scope {
-        Scope::Project => Some(project.join("hookrun.toml")),
+        Scope::Project | Scope::Local => Some(project.join("hookrun.toml")),
         Scope::User => config::user_dir().map(|d| d.join("hookrun.toml")),
     };
     match path {

@@ -63,6 +63,14 @@ pub fn own_block(
     d
 }
 
+/// Whether a block on this event (hookrun's model name, or an event only
+/// another agent has) does anything: what `install` asks the agent's own
+/// fail-safe for.
+#[must_use]
+pub fn event_can_block(event: &str) -> bool {
+    crate::events::known(event).is_some_and(|info| merger::can_block(info.family, event))
+}
+
 /// Applies hookrun's own failure to a decision, so that an event hookrun
 /// could not fully evaluate is never let through by what it did evaluate:
 ///

@@ -46,11 +46,13 @@ impl Agent {
     }
 }
 
-/// Where an agent's settings file is: the user's, or the project's.
+/// Where an agent's settings file is: the user's, the project's (shared,
+/// often committed), or the project's local file (this machine's only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scope {
     User,
     Project,
+    Local,
 }
 
 /// The arguments after the program in every command `install` writes for
@@ -60,22 +62,55 @@ pub fn run_args(agent: Agent) -> String {
     format!("run --dialect {}", agent.as_str())
 }
 
-/// The command written into the agent's file: `program` (already a shell
-/// word), `run --dialect AGENT`, and `--config PATH` when the user named
-/// the config.
+/// Whether the agent's payloads carry no event name, so that each
+/// registration must say its event (`run --event NAME`): Copilot CLI's
+/// camelCase payloads (`{"sessionId", "timestamp", "cwd", "toolName", …}`)
+/// name none. Claude Code, Codex, Gemini CLI and Cursor send
+/// `hook_event_name` with every event.
 #[must_use]
-pub fn command(program: &str, agent: Agent, config: Option<&std::path::Path>) -> String {
+pub fn names_event(agent: Agent) -> bool {
+    agent == Agent::Copilot
+}
+
+/// What one registered command says besides the dialect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Invocation<'a> {
+    /// The agent's own name of the event, for agents whose payloads name
+    /// none (`names_event`).
+    pub event: Option<&'a str>,
+    /// `--on-error allow`: hookrun lets its own errors through.
+    pub allow_errors: bool,
+    /// The config, already a shell word (or words the shell joins, as
+    /// `"$CLAUDE_PROJECT_DIR"/hookrun.toml`).
+    pub config: Option<&'a str>,
+}
+
+/// The command written into the agent's file: `program` (already a shell
+/// word), `run --dialect AGENT`, then `--event NAME`, `--on-error allow`
+/// and `--config WORD` as `how` says. The config comes last: it is the one
+/// part that is not a fixed word.
+#[must_use]
+pub fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> String {
     let mut c = format!("{program} {}", run_args(agent));
-    if let Some(path) = config {
+    if let Some(event) = how.event {
+        c.push_str(" --event ");
+        c.push_str(&crate::shell_word::word(event));
+    }
+    if how.allow_errors {
+        c.push_str(" --on-error allow");
+    }
+    if let Some(config) = how.config {
         c.push_str(" --config ");
-        c.push_str(&crate::shell_word::word(&path.display().to_string()));
+        c.push_str(config);
     }
     c
 }
 
 /// Whether a handler's command is a hookrun registration for this agent:
 /// a program named `hookrun` (on PATH or by path, quoted or not) running
-/// `run --dialect AGENT`, with whatever config.
+/// `run --dialect AGENT`, then only what `command` writes (an `--event`
+/// of one plain word, `--on-error`, and a `--config` with whatever path),
+/// so that what an older `install` wrote is recognised as well.
 #[must_use]
 pub fn is_registration(command: &str, agent: Agent) -> bool {
     let args = run_args(agent);
@@ -89,12 +124,26 @@ pub fn is_registration(command: &str, agent: Agent) -> bool {
             None => return false,
         },
     };
-    let named_hookrun = program.rsplit('/').next() == Some("hookrun");
-    let ours = rest == args
-        || rest
-            .strip_prefix(args.as_str())
-            .is_some_and(|r| r.starts_with(" --config "));
-    named_hookrun && ours
+    if program.rsplit('/').next() != Some("hookrun") {
+        return false;
+    }
+    let Some(mut tail) = rest.strip_prefix(args.as_str()) else {
+        return false;
+    };
+    let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    tail = take_flag(tail, " --event ", plain);
+    tail = take_flag(tail, " --on-error ", |w| matches!(w, "allow" | "block"));
+    tail.is_empty() || tail.starts_with(" --config ")
+}
+
+/// `tail` after a leading ` NAME VALUE` whose value `ok` accepts; else
+/// `tail` as it was.
+fn take_flag<'a>(tail: &'a str, name: &str, ok: impl Fn(&str) -> bool) -> &'a str {
+    let Some(after) = tail.strip_prefix(name) else {
+        return tail;
+    };
+    let word = after.split(' ').next().unwrap_or("");
+    if ok(word) { &after[word.len()..] } else { tail }
 }
 
 #[cfg(test)]
@@ -103,31 +152,57 @@ mod tests {
 
     #[test]
     fn registrations_are_recognised_by_program_and_arguments() {
-        let c = command("hookrun", Agent::Gemini, None);
+        let c = command("hookrun", Agent::Gemini, &Invocation::default());
         assert_eq!(c, "hookrun run --dialect gemini");
         assert!(is_registration(&c, Agent::Gemini));
         assert!(!is_registration(&c, Agent::Claude));
+        let config = "\"$CLAUDE_PROJECT_DIR\"/h.toml";
         let moved = command(
             "'/opt/my tools/hookrun'",
             Agent::Claude,
-            Some(std::path::Path::new("/c/h.toml")),
+            &Invocation {
+                config: Some(config),
+                ..Invocation::default()
+            },
         );
         assert_eq!(
             moved,
-            "'/opt/my tools/hookrun' run --dialect claude --config /c/h.toml"
+            "'/opt/my tools/hookrun' run --dialect claude --config \"$CLAUDE_PROJECT_DIR\"/h.toml"
         );
         assert!(is_registration(&moved, Agent::Claude));
-        assert!(!is_registration(
+        let every = command(
+            "hookrun",
+            Agent::Copilot,
+            &Invocation {
+                event: Some("preToolUse"),
+                allow_errors: true,
+                config: Some("ci/h.toml"),
+            },
+        );
+        assert_eq!(
+            every,
+            "hookrun run --dialect copilot --event preToolUse --on-error allow --config ci/h.toml"
+        );
+        assert!(is_registration(&every, Agent::Copilot));
+        // What an older install wrote, without --event.
+        assert!(is_registration(
+            "hookrun run --dialect copilot",
+            Agent::Copilot
+        ));
+        assert!(is_registration(
+            "hookrun run --dialect copilot --event agentStop",
+            Agent::Copilot
+        ));
+        for not_ours in [
             "hookrun run --dialect claude; rm x",
-            Agent::Claude
-        ));
-        assert!(!is_registration(
+            "hookrun run --dialect claude --event PreToolUse; rm x",
+            "hookrun run --dialect claude --event 'a b'",
+            "hookrun run --dialect claude --on-error maybe",
+            "hookrun run --dialect claude --report -",
             "myhookrun run --dialect claude",
-            Agent::Claude
-        ));
-        assert!(!is_registration(
             "hookrun builtin dangerous-commands",
-            Agent::Claude
-        ));
+        ] {
+            assert!(!is_registration(not_ours, Agent::Claude), "{not_ours}");
+        }
     }
 }

@@ -32,11 +32,12 @@ const BUILTIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// Added to the longest hook: hookrun's own start, merge and answer.
 const MARGIN: Duration = Duration::from_secs(5);
 
-/// One event to register: the agent's name for it, and the timeout in
-/// whole seconds.
+/// One event to register: the agent's name for it, hookrun's (the model's)
+/// name, and the timeout in whole seconds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Registration {
     pub event: String,
+    pub model: String,
     pub timeout_secs: u64,
 }
 
@@ -104,6 +105,7 @@ pub fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>, Vec<S
             }
             regs.push(Registration {
                 event: name,
+                model: event.clone(),
                 timeout_secs: timeout_secs(config, event, &crate::events::default_timeout),
             });
         }

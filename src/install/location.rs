@@ -34,8 +34,9 @@ impl Homes {
 }
 
 /// The agent's hooks file for the scope; `None` when the user's is asked
-/// for and no home is known. Copilot reads every `*.json` in its hooks
-/// directory, so hookrun gets a file of its own there.
+/// for and no home is known, or the local one of an agent that has none
+/// (`has_local`). Copilot reads every `*.json` in its hooks directory, so
+/// hookrun gets a file of its own there.
 #[must_use]
 pub fn settings_file(agent: Agent, scope: Scope, project: &Path, homes: &Homes) -> Option<PathBuf> {
     let home = homes.home.as_deref();
@@ -47,6 +48,8 @@ pub fn settings_file(agent: Agent, scope: Scope, project: &Path, homes: &Homes) 
             .or_else(|| user(".claude"))?
             .join("settings.json"),
         (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
+        (Agent::Claude, Scope::Local) => project.join(".claude/settings.local.json"),
+        (_, Scope::Local) => return None,
         (Agent::Codex, Scope::User) => homes
             .codex_home
             .clone()
@@ -60,6 +63,16 @@ pub fn settings_file(agent: Agent, scope: Scope, project: &Path, homes: &Homes) 
         (Agent::Copilot, Scope::User) => user(".copilot/hooks")?.join("hookrun.json"),
         (Agent::Copilot, Scope::Project) => project.join(".github/hooks/hookrun.json"),
     })
+}
+
+/// Whether the agent reads a project file of this machine's own, kept out
+/// of version control: only Claude Code (`.claude/settings.local.json`).
+/// Codex, Gemini CLI, Cursor and Copilot CLI read the project's shared
+/// file and the user's; a registration only this machine can run belongs
+/// in the user's.
+#[must_use]
+pub fn has_local(agent: Agent) -> bool {
+    agent == Agent::Claude
 }
 
 /// The backup of a settings file, made before its first edit.

@@ -10,7 +10,21 @@ use serde_json::{Map, Value, json};
 
 use super::agent::Agent;
 use super::agent::is_registration;
-use super::events::Registration;
+
+/// One handler of hookrun's to write: the agent's event, the command, the
+/// timeout in seconds, and the key and value asking the agent to block
+/// when the command fails (`agent::fail_closed`), if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handler {
+    pub event: String,
+    pub command: String,
+    pub timeout_secs: u64,
+    pub fail_closed: Option<(&'static str, Value)>,
+}
+
+/// The keys `install` may write to ask an agent to block on a failure:
+/// taken off a handler of hookrun's that should no longer have them.
+const FAIL_CLOSED_KEYS: &[&str] = &["onFailure", "failClosed"];
 
 /// Whether the agent nests handlers in matcher groups.
 fn nested(agent: Agent) -> bool {
@@ -54,8 +68,8 @@ pub fn is_bare(root: &Value, agent: Agent) -> bool {
     root == &skeleton(agent) || root.as_object().is_some_and(Map::is_empty)
 }
 
-fn new_handler(agent: Agent, command: &str, secs: u64) -> Value {
-    let (tkey, tval) = timeout(agent, secs);
+fn new_handler(agent: Agent, handler: &Handler) -> Value {
+    let (tkey, tval) = timeout(agent, handler.timeout_secs);
     let mut h = Map::new();
     if agent != Agent::Cursor {
         h.insert("type".into(), json!("command"));
@@ -64,8 +78,11 @@ fn new_handler(agent: Agent, command: &str, secs: u64) -> Value {
         // Gemini dedups and lists hooks by name.
         h.insert("name".into(), json!("hookrun"));
     }
-    h.insert(command_key(agent).into(), json!(command));
+    h.insert(command_key(agent).into(), json!(handler.command));
     h.insert(tkey.into(), tval);
+    if let Some((key, value)) = &handler.fail_closed {
+        h.insert((*key).into(), value.clone());
+    }
     Value::Object(h)
 }
 
@@ -130,19 +147,15 @@ fn hooks_of(root: &mut Value) -> Result<&mut Map<String, Value>, String> {
 }
 
 /// `root` with hookrun registered on exactly these events: a handler of
-/// hookrun's already there is updated in place (command, timeout) and
-/// duplicates dropped; one on an event no longer used is removed.
+/// hookrun's already there is updated in place (command, timeout, the
+/// fail-closed key) and duplicates dropped; one on an event no longer used
+/// is removed.
 /// Applying it twice gives what applying it once gave.
 ///
 /// # Errors
 /// The file's shape is not the agent's (the top level or `hooks` is not an
 /// object, an event's value is not a list).
-pub fn install(
-    mut root: Value,
-    agent: Agent,
-    regs: &[Registration],
-    command: &str,
-) -> Result<Value, String> {
+pub fn install(mut root: Value, agent: Agent, regs: &[Handler]) -> Result<Value, String> {
     if !nested(agent) {
         if let Some(obj) = root.as_object_mut() {
             obj.entry("version").or_insert(json!(1));
@@ -166,17 +179,25 @@ pub fn install(
         let (tkey, tval) = timeout(agent, reg.timeout_secs);
         if let Some(handler) = first_ours(agent, list) {
             let mut updated = handler.clone();
-            updated[command_key(agent)] = json!(command);
+            updated[command_key(agent)] = json!(reg.command);
             updated[tkey] = tval;
+            if let Some(obj) = updated.as_object_mut() {
+                for key in FAIL_CLOSED_KEYS {
+                    obj.shift_remove(*key);
+                }
+                if let Some((key, value)) = &reg.fail_closed {
+                    obj.insert((*key).into(), value.clone());
+                }
+            }
             // Drop every copy, then put the updated one back where the
             // first was.
             *handler = json!({"hookrun-placeholder": true});
             remove_ours(agent, list);
             put_back(agent, list, updated);
         } else if nested(agent) {
-            list.push(json!({"hooks": [new_handler(agent, command, reg.timeout_secs)]}));
+            list.push(json!({"hooks": [new_handler(agent, reg)]}));
         } else {
-            list.push(new_handler(agent, command, reg.timeout_secs));
+            list.push(new_handler(agent, reg));
         }
     }
     Ok(root)
@@ -234,10 +255,12 @@ pub fn uninstall(mut root: Value, agent: Agent) -> (Value, usize) {
 mod tests {
     use super::*;
 
-    fn reg(event: &str, secs: u64) -> Registration {
-        Registration {
+    fn reg(event: &str, secs: u64, command: &str) -> Handler {
+        Handler {
             event: event.into(),
+            command: command.into(),
             timeout_secs: secs,
+            fail_closed: None,
         }
     }
 
@@ -246,21 +269,10 @@ mod tests {
         let before = json!({"model": "x", "hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "mine.sh"}]}
         ]}});
-        let regs = [reg("PreToolUse", 15), reg("PostToolUse", 15)];
-        let once = install(
-            before.clone(),
-            Agent::Claude,
-            &regs,
-            "hookrun run --dialect claude",
-        )
-        .expect("install");
-        let twice = install(
-            once.clone(),
-            Agent::Claude,
-            &regs,
-            "hookrun run --dialect claude",
-        )
-        .expect("install");
+        let c = "hookrun run --dialect claude";
+        let regs = [reg("PreToolUse", 15, c), reg("PostToolUse", 15, c)];
+        let once = install(before.clone(), Agent::Claude, &regs).expect("install");
+        let twice = install(once.clone(), Agent::Claude, &regs).expect("install");
         assert_eq!(once, twice);
         assert_eq!(
             once["hooks"]["PreToolUse"][0],
@@ -277,21 +289,16 @@ mod tests {
 
     #[test]
     fn reinstall_updates_in_place_and_drops_unused_events() {
-        let regs = [reg("BeforeTool", 15), reg("AfterTool", 15)];
-        let first = install(
-            json!({}),
-            Agent::Gemini,
-            &regs,
-            "hookrun run --dialect gemini",
-        )
-        .expect("install");
+        let c = "hookrun run --dialect gemini";
+        let regs = [reg("BeforeTool", 15, c), reg("AfterTool", 15, c)];
+        let first = install(json!({}), Agent::Gemini, &regs).expect("install");
         assert_eq!(
             first["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
             15000
         );
         let moved = "/opt/hookrun run --dialect gemini";
         let second =
-            install(first, Agent::Gemini, &[reg("BeforeTool", 20)], moved).expect("install");
+            install(first, Agent::Gemini, &[reg("BeforeTool", 20, moved)]).expect("install");
         assert_eq!(
             second["hooks"]["BeforeTool"][0]["hooks"][0]["command"],
             moved
@@ -305,14 +312,8 @@ mod tests {
 
     #[test]
     fn flat_files_get_a_version_and_come_back_bare() {
-        let regs = [reg("preToolUse", 15)];
-        let done = install(
-            skeleton(Agent::Copilot),
-            Agent::Copilot,
-            &regs,
-            "hookrun run --dialect copilot",
-        )
-        .expect("install");
+        let regs = [reg("preToolUse", 15, "hookrun run --dialect copilot")];
+        let done = install(skeleton(Agent::Copilot), Agent::Copilot, &regs).expect("install");
         assert_eq!(
             done,
             json!({"version": 1, "hooks": {"preToolUse": [
@@ -325,17 +326,28 @@ mod tests {
 
     #[test]
     fn a_wrong_shape_is_an_error() {
-        let regs = [reg("PreToolUse", 15)];
-        assert!(install(json!([]), Agent::Claude, &regs, "hookrun").is_err());
-        assert!(install(json!({"hooks": []}), Agent::Claude, &regs, "hookrun").is_err());
-        assert!(
-            install(
-                json!({"hooks": {"PreToolUse": {}}}),
-                Agent::Claude,
-                &regs,
-                "hookrun"
-            )
-            .is_err()
+        let regs = [reg("PreToolUse", 15, "hookrun")];
+        assert!(install(json!([]), Agent::Claude, &regs).is_err());
+        assert!(install(json!({"hooks": []}), Agent::Claude, &regs).is_err());
+        assert!(install(json!({"hooks": {"PreToolUse": {}}}), Agent::Claude, &regs).is_err());
+    }
+
+    #[test]
+    fn the_fail_closed_key_is_written_and_taken_off_in_place() {
+        let c = "hookrun run --dialect claude";
+        let mut pre = reg("PreToolUse", 15, c);
+        pre.fail_closed = Some(("onFailure", json!("block")));
+        let blocking = install(json!({}), Agent::Claude, &[pre]).expect("install");
+        assert_eq!(
+            blocking["hooks"]["PreToolUse"][0]["hooks"][0],
+            json!({"type": "command", "command": c, "timeout": 15, "onFailure": "block"})
+        );
+        let allow = "hookrun run --dialect claude --on-error allow";
+        let open =
+            install(blocking, Agent::Claude, &[reg("PreToolUse", 15, allow)]).expect("install");
+        assert_eq!(
+            open["hooks"]["PreToolUse"][0]["hooks"][0],
+            json!({"type": "command", "command": allow, "timeout": 15})
         );
     }
 }

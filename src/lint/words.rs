@@ -27,7 +27,8 @@ impl Vars {
 
     fn get(&self, name: &str) -> Option<&str> {
         match name {
-            "CLAUDE_PROJECT_DIR" => Some(&self.project_dir),
+            // Gemini CLI sets both to the project directory.
+            "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR" => Some(&self.project_dir),
             "HOME" => self.home.as_deref(),
             "HOOKRUN_CONFIG_DIR" => Some(&self.config_dir),
             _ => None,

@@ -18,10 +18,12 @@ fn pre_tool_use_command(s: &Setup) -> String {
 }
 
 /// Runs a registered command as Claude Code does: `sh -c`, the event on
-/// stdin, in the project.
+/// stdin, in the project, `CLAUDE_PROJECT_DIR` naming it.
 fn run_as_agent(s: &Setup, command: &str, bash: &str) -> crate::support::Out {
     let mut cmd = s.command("sh");
-    cmd.arg("-c").arg(command);
+    cmd.arg("-c")
+        .arg(command)
+        .env("CLAUDE_PROJECT_DIR", s.project());
     s.pipe(cmd, &s.bash_event(bash))
 }
 
@@ -47,21 +49,27 @@ fn init_install_then_the_registered_command_denies_rm_rf_and_allows_ls() {
 }
 
 #[test]
-fn hookrun_not_on_path_is_named_by_its_absolute_path_with_a_warning() {
+fn hookrun_not_on_path_is_named_by_its_absolute_path_in_the_local_file_with_a_warning() {
     let s = Setup::new();
     s.ok(&["init"]);
-    let out = s.ok(&["install", "--agent", "claude", "--scope", "project"]);
+    let out = s.ok(&["install", "--agent", "claude", "--scope", "local"]);
     assert!(out.stderr.contains("warning"), "{out:?}");
     assert!(out.stderr.contains("not on PATH"), "{out:?}");
     let exe = std::fs::canonicalize(BIN).expect("bin");
     // The absolute command works from anywhere.
-    assert_registered(&s, &format!("{} run --dialect claude", exe.display()));
+    let settings = json(&s.project().join(".claude/settings.local.json"));
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .expect("a command");
+    assert_eq!(command, format!("{} run --dialect claude", exe.display()));
+    let denied = run_as_agent(&s, command, "rm -rf /");
+    assert_eq!(denied.code, 2, "{denied:?}");
 }
 
 #[test]
 fn a_named_config_is_named_in_the_command() {
     let s = Setup::new().on_path();
-    let elsewhere = s.home().join("policies");
+    let elsewhere = s.project().join("my policies");
     s.ok(&["init", &elsewhere.display().to_string()]);
     let config = elsewhere.join("hookrun.toml");
     s.ok(&[
@@ -73,10 +81,9 @@ fn a_named_config_is_named_in_the_command() {
         "--config",
         &config.display().to_string(),
     ]);
-    let config = std::fs::canonicalize(config).expect("config");
     assert_registered(
         &s,
-        &format!("hookrun run --dialect claude --config {}", config.display()),
+        "hookrun run --dialect claude --config \"$CLAUDE_PROJECT_DIR\"/'my policies/hookrun.toml'",
     );
 }
 
@@ -166,7 +173,7 @@ fn uninstall_after_other_edits_keeps_them_and_the_backup() {
 #[test]
 fn check_reports_a_registration_whose_config_is_gone() {
     let s = Setup::new().on_path();
-    let elsewhere = s.home().join("policies");
+    let elsewhere = s.project().join("policies");
     s.ok(&["init", &elsewhere.display().to_string()]);
     let config = elsewhere.join("hookrun.toml");
     let install = [

@@ -71,11 +71,12 @@ fn assert_shape(a: &Agent, root: &Value) {
     for event in [a.pre, a.post] {
         let h = handler(a, root, event);
         let command = h[a.command_key].as_str().unwrap_or_default();
-        assert!(
-            command.ends_with(&format!("hookrun run --dialect {}", a.name)),
-            "{}: {h}",
-            a.name
-        );
+        let want = if a.name == "copilot" {
+            format!("hookrun run --dialect copilot --event {event}")
+        } else {
+            format!("hookrun run --dialect {}", a.name)
+        };
+        assert_eq!(command, want, "{}: {h}", a.name);
         assert_eq!(h[a.timeout_key], a.timeout, "{}: {h}", a.name);
     }
     if !a.nested {
@@ -84,7 +85,7 @@ fn assert_shape(a: &Agent, root: &Value) {
 }
 
 fn setup(scope: &str) -> (Setup, PathBuf) {
-    let s = Setup::new();
+    let s = Setup::new().on_path();
     if scope == "user" {
         s.ok(&["init", &s.user_config_dir().display().to_string()]);
     } else {

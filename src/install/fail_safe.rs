@@ -1,0 +1,58 @@
+//! The agent's own fail-safe: what makes the agent block an event when
+//! hookrun itself cannot answer (not found on PATH, killed, out of
+//! memory, timed out), which no answer of hookrun's can cover. Kept out
+//! of `agent`, which protect-paths' own-file list imports, because this
+//! reads `decision`.
+
+use super::agent::Agent;
+
+/// The events on which Claude Code ignores `onFailure` (it cannot hold a
+/// turn's end on a hook that failed).
+const CLAUDE_IGNORES_ON_FAILURE: &[&str] =
+    &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
+
+/// The key and value that make the agent itself block when hookrun cannot
+/// answer (not found, killed, out of memory, timed out, an unexpected
+/// exit), on an event of hookrun's model (`model_event`) that can block
+/// (`decision::event_can_block`): Claude Code's `onFailure: "block"`,
+/// Cursor's `failClosed: true`. The other agents have no such switch;
+/// `None` there, and on events where the agent ignores it.
+#[must_use]
+pub fn fail_closed(agent: Agent, model_event: &str) -> Option<(&'static str, serde_json::Value)> {
+    if !crate::decision::event_can_block(model_event) {
+        return None;
+    }
+    match agent {
+        Agent::Claude if !CLAUDE_IGNORES_ON_FAILURE.contains(&model_event) => {
+            Some(("onFailure", serde_json::json!("block")))
+        }
+        // Cursor's permission events and its prompt: the ones whose answer
+        // can stop something (a `stop` or a post-tool answer cannot).
+        Agent::Cursor if matches!(model_event, "PreToolUse" | "UserPromptSubmit") => {
+            Some(("failClosed", serde_json::json!(true)))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_agents_own_fail_safe_is_asked_for_where_it_holds() {
+        let key = |agent, event| fail_closed(agent, event).map(|(k, _)| k);
+        assert_eq!(key(Agent::Claude, "PreToolUse"), Some("onFailure"));
+        assert_eq!(key(Agent::Claude, "PermissionRequest"), Some("onFailure"));
+        assert_eq!(key(Agent::Claude, "UserPromptSubmit"), Some("onFailure"));
+        // Claude Code ignores it on the Stop family; SessionStart cannot block.
+        assert_eq!(key(Agent::Claude, "Stop"), None);
+        assert_eq!(key(Agent::Claude, "SubagentStop"), None);
+        assert_eq!(key(Agent::Claude, "SessionStart"), None);
+        assert_eq!(key(Agent::Cursor, "PreToolUse"), Some("failClosed"));
+        assert_eq!(key(Agent::Cursor, "Stop"), None);
+        for agent in [Agent::Codex, Agent::Gemini, Agent::Copilot] {
+            assert_eq!(key(agent, "PreToolUse"), None);
+        }
+    }
+}
