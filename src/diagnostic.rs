@@ -74,6 +74,7 @@ codes! {
     NoHooks => "W014", Warning, "the config defines no hook";
     Untrusted => "W015", Warning, "an untrusted project config tried more than adding guards";
     RunsTwice => "W016", Warning, "hookrun registered in settings and enabled as a plugin";
+    AgentRunsIt => "W017", Warning, "a hook the agent runs itself";
 }
 
 impl Serialize for Code {
