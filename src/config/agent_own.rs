@@ -147,13 +147,14 @@ fn cursor_registration(project: &Path, homes: &Homes) -> Option<PathBuf> {
         })
 }
 
-/// Whether a hooks file's JSON holds a `command` that is hookrun's
+/// Whether a hooks file's JSON holds a `command` (Copilot: `bash`) that is hookrun's
 /// registration for `agent`.
-fn registers(value: &serde_json::Value, agent: Agent) -> bool {
+#[must_use]
+pub fn registers(value: &serde_json::Value, agent: Agent) -> bool {
     use serde_json::Value;
     match value {
         Value::Object(map) => map.iter().any(|(k, v)| {
-            (k == "command"
+            ((k == "command" || k == "bash")
                 && v.as_str()
                     .is_some_and(|c| crate::install::agent::is_registration(c, agent)))
                 || registers(v, agent)

@@ -16,9 +16,9 @@ fn runs(marker: &Path) -> usize {
     std::fs::read_to_string(marker).map_or(0, |s| s.lines().count())
 }
 
-/// A hook command that appends a line to `marker`.
+/// A hook command that reads the event and appends a line to `marker`.
 fn marking(marker: &Path) -> String {
-    format!("echo ran >> '{}'", marker.display())
+    format!("cat >/dev/null; echo ran >> '{}'", marker.display())
 }
 
 /// Runs a command as the agents do: `sh -c`, the event on stdin, in the
@@ -311,4 +311,54 @@ expect = { decision = "deny" }
     write(&s.project().join("once.test.toml"), suite);
     let out = s.run(&["test", "once.test.toml"]);
     assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn check_warns_about_a_command_both_hookrun_and_the_agent_run() {
+    for (agent, rel) in [
+        ("claude", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+    ] {
+        let s = Setup::new().on_path();
+        let marker = s.home().join("marker");
+        let command = marking(&marker);
+        write(&s.project().join(rel), &claude_settings(&command));
+        s.ok(&["init"]);
+        s.ok(&["install", "--agent", agent, "--scope", "project"]);
+        let clean = s.ok(&["check", "--format", "json"]);
+        assert!(!clean.stdout.contains("W018"), "{agent}: {clean:?}");
+        let toml = std::fs::read_to_string(s.project().join("hookrun.toml")).expect("toml");
+        let twice = format!(
+            "{toml}\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = {}\n",
+            toml_string(&command)
+        );
+        std::fs::write(s.project().join("hookrun.toml"), twice).expect("write");
+        let out = s.run(&["check", "--format", "json"]);
+        let report: Value = serde_json::from_str(&out.stdout).expect("json");
+        let found: Vec<&Value> = report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["code"] == "W018")
+            .collect();
+        assert_eq!(found.len(), 1, "{agent}: {out:?}");
+        let w = found[0];
+        assert!(
+            w["file"]
+                .as_str()
+                .is_some_and(|f| f.ends_with("hookrun.toml")),
+            "{w}"
+        );
+        assert!(w["line"].as_u64().is_some(), "{w}");
+        assert_eq!(w["key"], "hooks[3]", "{w}");
+        assert!(
+            w["message"].as_str().is_some_and(|m| m.contains(rel)),
+            "{w}"
+        );
+    }
+}
+
+/// A TOML basic string: JSON's escapes are TOML's for this text.
+fn toml_string(s: &str) -> String {
+    Value::String(s.to_owned()).to_string()
 }
