@@ -362,3 +362,63 @@ fn check_warns_about_a_command_both_hookrun_and_the_agent_run() {
 fn toml_string(s: &str) -> String {
     Value::String(s.to_owned()).to_string()
 }
+
+#[test]
+fn install_move_hands_the_agents_hooks_to_hookrun_which_runs_them_once() {
+    let s = Setup::new().on_path();
+    let marker = s.home().join("marker");
+    let deny = format!("{}; echo not here >&2; exit 2", marking(&marker));
+    let settings = s.project().join(".claude/settings.json");
+    let original = json!({"model": "m", "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": deny}]}]}});
+    write(&settings, &original.to_string());
+    s.ok(&["init"]);
+    let toml_before = std::fs::read_to_string(s.project().join("hookrun.toml")).expect("toml");
+    // A dry run writes nothing.
+    let dry = s.ok(&[
+        "install",
+        "--agent",
+        "claude",
+        "--scope",
+        "project",
+        "--move",
+        "--dry-run",
+    ]);
+    assert!(dry.stdout.contains("would move"), "{dry:?}");
+    assert_eq!(super::json(&settings), original);
+    s.ok(&[
+        "install", "--agent", "claude", "--scope", "project", "--move",
+    ]);
+    // The settings file keeps its other keys and only hookrun's registrations.
+    let after = super::json(&settings);
+    assert_eq!(after["model"], "m");
+    let text = after.to_string();
+    assert!(!text.contains("not here"), "{after:#}");
+    assert!(text.contains("hookrun run --dialect claude"), "{after:#}");
+    // Both files were backed up before their first edit.
+    let backup = |p: &Path| {
+        let mut name = p.file_name().expect("name").to_os_string();
+        name.push(".hookrun-backup");
+        std::fs::read_to_string(p.with_file_name(name)).expect("backup")
+    };
+    assert_eq!(
+        serde_json::from_str::<Value>(&backup(&settings)).expect("json"),
+        original
+    );
+    assert_eq!(backup(&s.project().join("hookrun.toml")), toml_before);
+    // The moved hook still denies, through hookrun, and runs once.
+    let command = after["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .expect("command")
+        .to_owned();
+    let out = as_agent(&s, &command, &bash_event(&s, "ls"));
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+    assert!(
+        out.hso()["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("not here")),
+        "{out:?}"
+    );
+    assert_eq!(runs(&marker), 1, "{out:?}");
+}
