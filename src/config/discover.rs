@@ -17,9 +17,12 @@
 //!    `<project>/.claude/settings.json`,
 //!    `<project>/.claude/settings.local.json`, then managed settings
 //!    (`/etc/claude-code/managed-settings.json` and
-//!    `managed-settings.d/*.json`). A user who has a hookrun config of
-//!    their own registers hookrun in those files, and their other hooks are
-//!    Claude Code's to run: reading them too would run them twice;
+//!    `managed-settings.d/*.json`; the list is `install::location`'s). A
+//!    user who has a hookrun config of their own registers hookrun in those
+//!    files, and their other hooks are Claude Code's to run: reading them
+//!    too would run them twice. Even when read, their hooks are left to
+//!    Claude Code (and Cursor, which loads them) for those agents' events
+//!    (`config::agent_own`); they run for the other agents';
 //! 4. the project file, `<project>/hookrun.toml`, when it exists and is not
 //!    already one of the files above.
 //!
