@@ -406,6 +406,13 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub run: bool,
 
+    /// The agent the event comes from, as `run --dialect` (default:
+    /// recognised from the event, else Claude Code): its events and answers,
+    /// and the hooks it runs itself from its own files, which `run` leaves
+    /// out.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub dialect: Option<crate::dialect::Dialect>,
+
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ExplainFormat,

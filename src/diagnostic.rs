@@ -74,6 +74,8 @@ codes! {
     NoHooks => "W014", Warning, "the config defines no hook";
     Untrusted => "W015", Warning, "an untrusted project config tried more than adding guards";
     RunsTwice => "W016", Warning, "hookrun registered in settings and enabled as a plugin";
+    AgentRunsIt => "W017", Warning, "a hook the agent runs itself";
+    AgentRunsTwice => "W018", Warning, "a hook both an agent and hookrun run";
 }
 
 impl Serialize for Code {

@@ -7,11 +7,12 @@
 //! - the trust list (`config::trust`);
 //! - the audit log and the audit key file (the key is not even to be read:
 //!   whoever reads it can forge sealed lines);
-//! - every agent settings file that can register hookrun, whether or not
-//!   it mentions hookrun today: Claude Code's user, project, local and
-//!   managed settings (a `disableAllHooks` in any of them turns off a
-//!   hookrun registered in another), and the files `hookrun install`
-//!   writes for Codex, Gemini CLI, Cursor and Copilot (`install::location`).
+//! - every file an agent reads hooks from, whether or not it mentions
+//!   hookrun today (`install::location::hook_places`): Claude Code's user,
+//!   project, local and managed settings (a `disableAllHooks` in any of
+//!   them turns off a hookrun registered in another), Codex's `hooks.json`
+//!   and `config.toml`, Gemini CLI's settings, Cursor's `hooks.json` and
+//!   Copilot's hooks directories (every `*.json` in them).
 //!
 //! Writing a directory that holds one of them (`rm -r .claude`,
 //! `mv ~/.config/hookrun x`) counts as writing it, below the project and
@@ -21,8 +22,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::install::agent::{Agent, Scope};
-use crate::install::location::{Homes, settings_file};
+use crate::install::agent::Agent;
+use crate::install::location::{Homes, HookPlace, hook_places};
 
 use super::resolve::{lexical, walk};
 use super::tools::Access;
@@ -99,11 +100,16 @@ impl OwnFiles {
         OwnFiles { files, homes }
     }
 
-    /// Every own file for an event in `project`: the loaded ones and each
-    /// agent's settings files. Claude Code's JSON layers may also be among
-    /// the configs; the first kind listed wins.
-    fn all(&self, project: &Path) -> Vec<(PathBuf, Kind)> {
-        let mut all = self.files.clone();
+    /// Every own file for an event in `project`: the loaded ones and every
+    /// place each agent reads hooks from (`install::location::hook_places`),
+    /// a directory standing for each file in it. Claude Code's JSON layers
+    /// may also be among the configs; the first kind listed wins.
+    fn all(&self, project: &Path) -> Vec<(PathBuf, Kind, bool)> {
+        let mut all: Vec<(PathBuf, Kind, bool)> = self
+            .files
+            .iter()
+            .map(|(p, k)| (p.clone(), *k, false))
+            .collect();
         for agent in [
             Agent::Claude,
             Agent::Codex,
@@ -111,19 +117,14 @@ impl OwnFiles {
             Agent::Cursor,
             Agent::Copilot,
         ] {
-            for scope in [Scope::User, Scope::Project] {
-                if let Some(p) = settings_file(agent, scope, project, &self.homes) {
-                    all.push((lexical(&p), Kind::AgentSettings));
-                }
+            for place in hook_places(agent, project, &self.homes) {
+                let (path, dir) = match place {
+                    HookPlace::File(p) => (p, false),
+                    HookPlace::JsonDir(d) => (d, true),
+                };
+                all.push((lexical(&path), Kind::AgentSettings, dir));
             }
         }
-        all.push((
-            lexical(&project.join(".claude/settings.local.json")),
-            Kind::AgentSettings,
-        ));
-        let managed = Path::new("/etc/claude-code");
-        all.push((managed.join("managed-settings.json"), Kind::AgentSettings));
-        all.push((managed.join("managed-settings.d"), Kind::AgentSettings));
         all
     }
 
@@ -141,7 +142,7 @@ impl OwnFiles {
         let home = self.homes.home.as_deref();
         // Directories too wide to count as holding an own file.
         let wide = |d: &Path| d.parent().is_none() || d == project || Some(d) == home;
-        for (file, kind) in self.all(project) {
+        for (file, kind, dir) in self.all(project) {
             if access == Access::Read && kind != Kind::AuditKey {
                 continue;
             }
@@ -149,10 +150,8 @@ impl OwnFiles {
             let hit = readings.iter().find(|r| {
                 forms.iter().any(|f| {
                     r.as_path() == f.as_path()
-                        // The managed drop-in directory: every file in it.
-                        || (kind == Kind::AgentSettings
-                            && f.ends_with("managed-settings.d")
-                            && r.starts_with(f))
+                        // A directory the agent reads every file of.
+                        || (dir && r.starts_with(f))
                         || (access == Access::Write && f.starts_with(r) && !wide(r))
                 })
             });

@@ -55,6 +55,13 @@ pub struct InstallArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// First move the agent's own hooks from the settings file into the
+    /// hookrun config (as `hookrun convert` writes them), so that hookrun
+    /// runs them and the agent runs only hookrun; both files are backed up
+    /// first.
+    #[arg(long = "move")]
+    pub move_hooks: bool,
+
     /// Remove what `install` added (restoring the original file when
     /// nothing else changed since).
     #[arg(long)]

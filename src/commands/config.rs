@@ -28,6 +28,12 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
     .complete()?;
     match args.action {
         Some(ConfigCommand::Events { dialect, timeouts }) => {
+            // The events `run` answers for this agent: without hookrun's
+            // own registrations, nor the hooks the agent runs itself from
+            // its own files.
+            let mut config = config.clone();
+            super::run::drop_registrations(&mut config, &found);
+            let config = super::run::for_dialect(&config, dialect);
             let (names, missing) = events_for(&config, dialect);
             for m in missing {
                 output::diagnostic(&format!(
@@ -140,6 +146,8 @@ fn render(found: &[Found], config: &Config) -> String {
         .filter(|f| f.source == Source::ClaudeLayers)
         .map(|f| f.path.as_path())
         .collect();
+    let project = config::project_dir().unwrap_or_default();
+    let homes = crate::install::location::Homes::from_env();
     for h in &config.hooks {
         let what = match &h.action {
             Action::Builtin(b) => format!("builtin {}", b.name),
@@ -157,8 +165,20 @@ fn render(found: &[Found], config: &Config) -> String {
         if h.fail_mode == FailMode::Closed {
             notes.push_str(" fail_mode=closed");
         }
+        let agents = config::agent_own::agents_running(&h.origin.file, &project, &homes);
         if claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun() {
             notes.push_str(" (hookrun's own registration: `run` skips it)");
+        } else if !agents.is_empty() {
+            let names: Vec<&str> = agents
+                .iter()
+                .map(|a| config::agent_own::agent_name(*a))
+                .collect();
+            let _ = write!(
+                notes,
+                " (run by {} itself: `run` for {} leaves it out)",
+                names.join(", "),
+                if agents.len() == 1 { "it" } else { "them" }
+            );
         }
         let _ = writeln!(
             out,

@@ -22,19 +22,24 @@ pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         format: args.config_format,
     };
-    let config = config::load_found(&found, options)?.complete()?;
+    let mut config = config::load_found(&found, options)?.complete()?;
+    super::run::drop_registrations(&mut config, &found);
     let event = read_event(args)?;
-    let plan = crate::select::select(&config, &event);
+    // What `run` would do for the event's agent: without the hooks that
+    // agent runs itself.
+    let config = super::run::for_event(&config, &event);
+    let config = &*config;
+    let plan = crate::select::select(config, &event);
     let eval = if args.run {
         Some(pipeline::evaluate(
-            &config,
+            config,
             &event,
             &pipeline::Context::from_env(0),
         )?)
     } else {
         None
     };
-    let explanation = crate::explain::explain(&config, &event, &plan, eval.as_ref());
+    let explanation = crate::explain::explain(config, &event, &plan, eval.as_ref());
     let text = match args.format {
         ExplainFormat::Text => output::explain::text(
             &explanation,
@@ -62,7 +67,7 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
             std::io::stdin().lock(),
             config::Limits::default().max_event_bytes,
         )?;
-        return crate::dialect::read_event(&raw, args.event.as_deref());
+        return crate::dialect::read_event_as(&raw[..], args.event.as_deref(), args.dialect);
     }
     let Some(name) = &args.event else {
         return Err(Error::Usage(
@@ -98,5 +103,5 @@ fn read_event(args: &ExplainArgs) -> Result<Event, Error> {
         .unwrap_or_default();
     let bytes = serde_json::to_vec(&event::complete(&partial, &cwd))
         .map_err(|e| Error::Event(e.to_string()))?;
-    crate::dialect::read_event(&bytes, None)
+    crate::dialect::read_event_as(bytes, None, args.dialect)
 }

@@ -35,6 +35,9 @@ pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
         return uninstall(&file, args.agent, args.dry_run);
     }
     let (config_path, named) = config_to_register(args, &project)?;
+    if args.move_hooks {
+        super::install_move::move_hooks(&file, args.agent, &config_path, args.dry_run)?;
+    }
     let config = config::load(
         std::slice::from_ref(&config_path),
         LoadOptions {

@@ -9,6 +9,7 @@ pub mod convert;
 pub mod explain;
 pub mod init;
 pub mod install;
+mod install_move;
 pub mod meta;
 pub mod run;
 pub mod serve;

@@ -288,6 +288,20 @@ pub(crate) fn unevaluated_block(config: &Config, blocks: bool) -> Option<Error> 
     Some(e.closed_if(blocks))
 }
 
+/// Leaves out hookrun's own registrations read from Claude Code's
+/// discovered settings: running one again would recurse. What `run`,
+/// `explain` and `config` share.
+pub(crate) fn drop_registrations(config: &mut Config, found: &[config::Found]) {
+    let claude_layers: Vec<&std::path::Path> = found
+        .iter()
+        .filter(|f| f.source == Source::ClaudeLayers)
+        .map(|f| f.path.as_path())
+        .collect();
+    config
+        .hooks
+        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
+}
+
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
@@ -296,16 +310,7 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         format: args.config_format,
     };
     let mut config = config::load_found(&found, options)?;
-    let claude_layers: Vec<&std::path::Path> = found
-        .iter()
-        .filter(|f| f.source == Source::ClaudeLayers)
-        .map(|f| f.path.as_path())
-        .collect();
-    // Claude Code's settings register hookrun itself; running that
-    // registration again would recurse.
-    config
-        .hooks
-        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
+    drop_registrations(&mut config, &found);
     if found.is_empty() {
         output::diagnostic(NO_CONFIG);
         // Run as a hook with nothing to run: what the user meant to run
@@ -328,6 +333,28 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         config.limits.max_output_bytes = v;
     }
     Ok(config)
+}
+
+/// The config as the event's agent gets it run: without the hooks that
+/// agent runs itself from its own files (`config::agent_own`). What `run`,
+/// `serve`, `explain`, `test` and `config` all evaluate.
+pub(crate) fn for_event<'a>(config: &'a Config, event: &Event) -> std::borrow::Cow<'a, Config> {
+    for_dialect(config, event.dialect)
+}
+
+/// [`for_event`] for a dialect, in the session's project directory
+/// (`$CLAUDE_PROJECT_DIR`, else the current one).
+pub(crate) fn for_dialect(
+    config: &Config,
+    dialect: crate::dialect::Dialect,
+) -> std::borrow::Cow<'_, Config> {
+    let project = config::project_dir().unwrap_or_default();
+    config::for_agent(
+        config,
+        dialect,
+        &project,
+        &crate::install::location::Homes::from_env(),
+    )
 }
 
 fn run_event(
@@ -369,6 +396,17 @@ pub(crate) fn handle(
     started: std::time::Instant,
 ) -> Result<(Option<pipeline::Evaluation>, crate::rendered::Rendered), Error> {
     let blocks = own_errors_block(args, config.any_closed);
+    let config = &*if args.dialect == Some(crate::dialect::Dialect::Claude)
+        && event.dialect == crate::dialect::Dialect::Cursor
+    {
+        config::agent_own::for_cursor_via_claude(
+            config,
+            &config::project_dir().unwrap_or_default(),
+            &crate::install::location::Homes::from_env(),
+        )
+    } else {
+        for_event(config, event)
+    };
     let mut ctx = pipeline::Context::from_env(depth);
     ctx.own_errors_block = blocks;
     let eval = match pipeline::evaluate(config, event, &ctx) {

@@ -116,6 +116,14 @@ fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Ve
     let bytes = serde_json::to_vec(&event::complete(&partial, &tmp))
         .map_err(|e| Error::Event(e.to_string()))?;
     let ev = crate::dialect::read_event_as(bytes, None, case.dialect)?;
+    // The case's agent runs the hooks in its own files itself: `run` leaves
+    // them out, so the case does too.
+    let config = &*config::for_agent(
+        config,
+        ev.dialect,
+        &s.project_dir,
+        &crate::install::location::Homes::from_env(),
+    );
     let ctx = Context {
         project_dir: project,
         depth: 0,

@@ -17,9 +17,12 @@
 //!    `<project>/.claude/settings.json`,
 //!    `<project>/.claude/settings.local.json`, then managed settings
 //!    (`/etc/claude-code/managed-settings.json` and
-//!    `managed-settings.d/*.json`). A user who has a hookrun config of
-//!    their own registers hookrun in those files, and their other hooks are
-//!    Claude Code's to run: reading them too would run them twice;
+//!    `managed-settings.d/*.json`; the list is `install::location`'s). A
+//!    user who has a hookrun config of their own registers hookrun in those
+//!    files, and their other hooks are Claude Code's to run: reading them
+//!    too would run them twice. Even when read, their hooks are left to
+//!    Claude Code (and Cursor, which loads them) for those agents' events
+//!    (`config::agent_own`); they run for the other agents';
 //! 4. the project file, `<project>/hookrun.toml`, when it exists and is not
 //!    already one of the files above.
 //!
@@ -158,7 +161,7 @@ fn user_config() -> Option<PathBuf> {
 
 /// The directory the agent names as the project: `$CLAUDE_PROJECT_DIR`,
 /// else the current directory.
-fn project_dir() -> Option<PathBuf> {
+pub fn project_dir() -> Option<PathBuf> {
     std::env::var_os("CLAUDE_PROJECT_DIR")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -182,28 +185,15 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Claude Code's own settings files that exist, lowest priority first:
+/// the one list of them (`install::location::hook_files`).
 fn claude_layers() -> Vec<PathBuf> {
-    let user_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".claude")));
-    let mut candidates = Vec::new();
-    if let Some(user) = user_dir {
-        candidates.push(user.join("settings.json"));
-    }
-    if let Some(project) = project_dir() {
-        candidates.push(project.join(".claude/settings.json"));
-        candidates.push(project.join(".claude/settings.local.json"));
-    }
-    let managed = Path::new("/etc/claude-code");
-    candidates.push(managed.join("managed-settings.json"));
-    if let Ok(entries) = std::fs::read_dir(managed.join("managed-settings.d")) {
-        let mut dropins: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        dropins.sort();
-        candidates.extend(dropins);
-    }
-    candidates.into_iter().filter(|p| p.is_file()).collect()
+    let Some(project) = project_dir() else {
+        return Vec::new();
+    };
+    crate::install::location::hook_files(
+        crate::install::agent::Agent::Claude,
+        &project,
+        &crate::install::location::Homes::from_env(),
+    )
 }

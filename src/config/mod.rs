@@ -6,6 +6,7 @@
 //! After loading, nothing invalid can reach the executor: matchers are
 //! compiled, timeouts are durations, commands are non-empty.
 
+pub mod agent_own;
 mod claude;
 mod discover;
 mod foreign;
@@ -27,7 +28,8 @@ use crate::error::Error;
 
 use crate::builtin::own_files::{OwnFiles, Sources};
 use crate::install::location::Homes;
-pub use discover::{Found, Source, discover, in_directory, paths, user_dir};
+pub use agent_own::for_agent;
+pub use discover::{Found, Source, discover, in_directory, paths, project_dir, user_dir};
 use layer::Layer;
 pub use model::{
     Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,

@@ -210,6 +210,10 @@ pub struct Config {
     /// so that what they say (their denies, their `fail_mode = "closed"`)
     /// holds, and `run` answers these on top (`run::unevaluated_block`).
     pub unreadable: Vec<Unreadable>,
+    /// The files whose hooks were left out because the event's agent runs
+    /// them itself (`config::agent_own`): a config left without hooks by
+    /// that still guards the event, through the agent.
+    pub left_to_agent: Vec<PathBuf>,
 }
 
 /// A layer that could not be loaded, and why.

@@ -109,7 +109,16 @@ pub fn read_event_as<'a>(
         renamed = fields.get(key).and_then(Value::as_str) != Some(name);
         fields.insert(key.into(), Value::String(name.to_owned()));
     }
-    let dialect = forced_dialect.unwrap_or_else(|| detect(&fields));
+    let detected = detect(&fields);
+    let dialect = match forced_dialect {
+        // Cursor runs the hooks in Claude Code's settings files too,
+        // hookrun's Claude Code registration among them, and sends them its
+        // own events: those are answered in Cursor's shape, the one Cursor
+        // reads (a Claude Code answer would be lost, and a deny with it).
+        Some(Dialect::Claude) if detected == Dialect::Cursor => Dialect::Cursor,
+        Some(d) => d,
+        None => detected,
+    };
     let caller_event = fields
         .get("hook_event_name")
         .or_else(|| fields.get("event"))

@@ -12,6 +12,15 @@ pub enum Agent {
 }
 
 impl Agent {
+    /// Every agent `install` knows.
+    pub const ALL: [Agent; 5] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Cursor,
+        Agent::Copilot,
+    ];
+
     /// The dialect `hookrun run` speaks to this agent.
     #[must_use]
     pub fn dialect(self) -> crate::dialect::id::Dialect {

@@ -82,3 +82,108 @@ pub fn backup_of(path: &Path) -> PathBuf {
     name.push(".hookrun-backup");
     path.with_file_name(name)
 }
+
+/// A place an agent reads hooks from by itself: one file, or a directory
+/// whose every `*.json` file it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookPlace {
+    File(PathBuf),
+    JsonDir(PathBuf),
+}
+
+/// Every place the agent reads hooks from by itself, for a session in
+/// `project`, lowest priority first: the one definition that
+/// `protect-paths` (these files can register hookrun or turn it off) and
+/// `run` (a hook read from one of them is the agent's to run, not
+/// hookrun's) share. Places whose directory is unknown (no home) are left
+/// out; the rest are listed whether or not they exist.
+///
+/// - Claude Code: the user's `settings.json` (`$CLAUDE_CONFIG_DIR`, else
+///   `~/.claude`), the project's `.claude/settings.json` and
+///   `.claude/settings.local.json`, and the managed settings under
+///   `/etc/claude-code`.
+/// - Codex: `hooks.json` and `config.toml` (whose `[hooks]` tables it also
+///   reads) in `$CODEX_HOME` (else `~/.codex`) and in `<project>/.codex`.
+/// - Gemini CLI: `/etc/gemini-cli/settings.json`, `~/.gemini/settings.json`
+///   and `<project>/.gemini/settings.json`.
+/// - Cursor: `~/.cursor/hooks.json` and `<project>/.cursor/hooks.json`,
+///   and Claude Code's user, project and local settings, which Cursor
+///   loads too (its "Third-party skills" setting).
+/// - Copilot CLI: every `*.json` in `~/.copilot/hooks` and in
+///   `<project>/.github/hooks`.
+#[must_use]
+pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace> {
+    let file = |p: Option<PathBuf>| p.map(HookPlace::File);
+    let home = homes.home.as_deref();
+    let claude_user = homes
+        .claude_config_dir
+        .clone()
+        .or_else(|| home.map(|h| h.join(".claude")))
+        .map(|d| d.join("settings.json"));
+    let claude_project = [
+        project.join(".claude/settings.json"),
+        project.join(".claude/settings.local.json"),
+    ];
+    let mut places: Vec<Option<HookPlace>> = Vec::new();
+    match agent {
+        Agent::Claude => {
+            places.push(file(claude_user));
+            places.extend(claude_project.map(|p| file(Some(p))));
+            let managed = Path::new("/etc/claude-code");
+            places.push(file(Some(managed.join("managed-settings.json"))));
+            places.push(Some(HookPlace::JsonDir(managed.join("managed-settings.d"))));
+        }
+        Agent::Codex => {
+            let user = homes
+                .codex_home
+                .clone()
+                .or_else(|| home.map(|h| h.join(".codex")));
+            for dir in [user, Some(project.join(".codex"))] {
+                places.push(file(dir.as_ref().map(|d| d.join("hooks.json"))));
+                places.push(file(dir.map(|d| d.join("config.toml"))));
+            }
+        }
+        Agent::Gemini => {
+            places.push(file(Some(PathBuf::from("/etc/gemini-cli/settings.json"))));
+            places.push(file(home.map(|h| h.join(".gemini/settings.json"))));
+            places.push(file(Some(project.join(".gemini/settings.json"))));
+        }
+        Agent::Cursor => {
+            // Cursor's own files rank above Claude Code's; listed lowest first.
+            places.push(file(claude_user));
+            places.extend(claude_project.map(|p| file(Some(p))));
+            places.push(file(home.map(|h| h.join(".cursor/hooks.json"))));
+            places.push(file(Some(project.join(".cursor/hooks.json"))));
+        }
+        Agent::Copilot => {
+            places.push(home.map(|h| HookPlace::JsonDir(h.join(".copilot/hooks"))));
+            places.push(Some(HookPlace::JsonDir(project.join(".github/hooks"))));
+        }
+    }
+    places.into_iter().flatten().collect()
+}
+
+/// The files of [`hook_places`] that exist, a directory's `*.json` files by
+/// name: the files the agent reads hooks from today.
+#[must_use]
+pub fn hook_files(agent: Agent, project: &Path, homes: &Homes) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for place in hook_places(agent, project, homes) {
+        match place {
+            HookPlace::File(p) => files.push(p),
+            HookPlace::JsonDir(d) => {
+                let mut inside: Vec<PathBuf> = std::fs::read_dir(&d)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                    .collect();
+                inside.sort();
+                files.extend(inside);
+            }
+        }
+    }
+    files.retain(|p| p.is_file());
+    files
+}

@@ -2,6 +2,7 @@
 //! carry out without complaint, but that rarely mean what their authors
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
+mod agent_twice;
 mod invocation;
 mod plugin;
 mod scripts;
@@ -102,6 +103,7 @@ pub fn lint(config: &Config, project_dir: &Path) -> Vec<Diagnostic> {
         }
     }
     plugin::lint_twice(config, &mut out);
+    agent_twice::lint_agent_twice(config, project_dir, &mut out);
     out
 }
 

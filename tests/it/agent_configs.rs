@@ -1,6 +1,8 @@
 //! Other agents' hook files read natively by `run` and `check`: Gemini CLI's
 //! settings, Cursor's `hooks.json`, Codex's `hooks.json` (Claude Code's shape),
-//! Copilot's hook files, and a `hooks.json` that could be several.
+//! Copilot's hook files, and a `hooks.json` that could be several. The files
+//! sit in a `kit/` directory: in the project's own places, the agent runs
+//! them itself and `run` leaves them out (`once.rs`).
 
 use serde_json::json;
 
@@ -22,8 +24,8 @@ const GEMINI_SETTINGS: &str = r#"{
 #[test]
 fn gemini_settings_are_read_with_gemini_names_units_and_matchers() {
     let t = HookTest::new()
-        .file(".gemini/.keep", "")
-        .raw_config(".gemini/settings.json", GEMINI_SETTINGS);
+        .file("kit/.gemini/.keep", "")
+        .raw_config("kit/.gemini/settings.json", GEMINI_SETTINGS);
     let ev = json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
                     "tool_input": {"command": "ls"}, "cwd": t.path()});
     let out = t.stdin(ev.to_string().as_bytes()).run();
@@ -39,11 +41,11 @@ fn gemini_settings_are_read_with_gemini_names_units_and_matchers() {
 #[test]
 fn check_points_gemini_findings_at_the_original_file_and_line() {
     let t = HookTest::new()
-        .file(".gemini/.keep", "")
-        .raw_config(".gemini/settings.json", GEMINI_SETTINGS);
+        .file("kit/.gemini/.keep", "")
+        .raw_config("kit/.gemini/settings.json", GEMINI_SETTINGS);
     let out = std::process::Command::new(crate::support::BIN)
         .arg("check")
-        .arg(t.path().join(".gemini/settings.json"))
+        .arg(t.path().join("kit/.gemini/settings.json"))
         .output()
         .unwrap();
     let text =
@@ -55,8 +57,8 @@ fn check_points_gemini_findings_at_the_original_file_and_line() {
 #[test]
 fn a_gemini_file_with_only_shared_event_names_is_recognised_by_its_path() {
     // SessionStart is both Gemini's and Claude Code's name: the path decides.
-    let t = HookTest::new().file(".gemini/.keep", "").raw_config(
-        ".gemini/settings.json",
+    let t = HookTest::new().file("kit/.gemini/.keep", "").raw_config(
+        "kit/.gemini/settings.json",
         r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo ran > ran.txt", "timeout": 3000}]}]}}"#,
     );
     let ev = json!({"hook_event_name": "SessionStart", "source": "startup", "cwd": t.path()});
@@ -74,8 +76,8 @@ fn a_gemini_file_with_only_shared_event_names_is_recognised_by_its_path() {
 
 #[test]
 fn cursor_hooks_json_is_read_with_cursor_names() {
-    let t = HookTest::new().file(".cursor/.keep", "").raw_config(
-        ".cursor/hooks.json",
+    let t = HookTest::new().file("kit/.cursor/.keep", "").raw_config(
+        "kit/.cursor/hooks.json",
         r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "echo '{\"permission\":\"deny\",\"user_message\":\"not here\"}'"}]}}"#,
     );
     let ev = json!({"hook_event_name": "beforeShellExecution", "command": "rm -rf build", "cwd": t.path()});
@@ -86,8 +88,8 @@ fn cursor_hooks_json_is_read_with_cursor_names() {
 
 #[test]
 fn codex_hooks_json_is_read_as_claude_codes_shape() {
-    let t = HookTest::new().file(".codex/.keep", "").raw_config(
-        ".codex/hooks.json",
+    let t = HookTest::new().file("kit/.codex/.keep", "").raw_config(
+        "kit/.codex/hooks.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no' >&2; exit 2"}]}]}}"#,
     );
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": t.path()});
@@ -102,12 +104,12 @@ fn codex_hooks_json_is_read_as_claude_codes_shape() {
 #[test]
 fn convert_recognises_a_gemini_file_with_only_shared_events_by_its_path() {
     let t = HookTest::new().file(
-        ".gemini/settings.json",
+        "kit/.gemini/settings.json",
         r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi", "timeout": 3000}]}]}}"#,
     );
     let out = std::process::Command::new(crate::support::BIN)
         .arg("convert")
-        .arg(t.path().join(".gemini/settings.json"))
+        .arg(t.path().join("kit/.gemini/settings.json"))
         .output()
         .unwrap();
     let toml = String::from_utf8_lossy(&out.stdout);
@@ -129,9 +131,9 @@ const COPILOT_HOOKS: &str = r#"{"version": 1, "hooks": {
 #[test]
 fn copilot_hook_files_are_read_with_copilot_names_shell_and_answers() {
     let t = HookTest::new()
-        .file(".github/hooks/.keep", "")
+        .file("kit/.github/hooks/.keep", "")
         .file("sub/.keep", "")
-        .raw_config(".github/hooks/guard.json", COPILOT_HOOKS);
+        .raw_config("kit/.github/hooks/guard.json", COPILOT_HOOKS);
     let ev = json!({"hook_event_name": "preToolUse", "toolName": "bash",
                     "toolArgs": "{\"command\":\"rm -rf ~\"}", "cwd": t.path(), "timestamp": 1});
     let t = t.stdin(ev.to_string().as_bytes());
@@ -225,8 +227,8 @@ fn an_ambiguous_hooks_json_needs_config_format_in_every_command() {
 fn codex_hooks_json_ignores_if_as_codex_does() {
     let hooks = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo no >&2; exit 2", "if": "Bash(git *)"}]}]}}"#;
     let t = HookTest::new()
-        .file(".codex/.keep", "")
-        .raw_config(".codex/hooks.json", hooks);
+        .file("kit/.codex/.keep", "")
+        .raw_config("kit/.codex/hooks.json", hooks);
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": t.path()});
     let t = t
         .stdin(ev.to_string().as_bytes())
@@ -238,7 +240,7 @@ fn codex_hooks_json_ignores_if_as_codex_does() {
     assert_eq!(out.stderr.trim(), "no", "{out:?}");
     let check = std::process::Command::new(crate::support::BIN)
         .arg("check")
-        .arg(t.path().join(".codex/hooks.json"))
+        .arg(t.path().join("kit/.codex/hooks.json"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&check.stdout);

@@ -127,6 +127,11 @@ fn file_tools_cannot_write_hookruns_own_files() {
         ("Write", "~/.gemini/settings.json", "agent settings"),
         ("Write", ".cursor/hooks.json", "agent settings"),
         ("Write", ".github/hooks/hookrun.json", "agent settings"),
+        // Every file an agent reads hooks from, not only those `install` writes.
+        ("Write", ".github/hooks/mine.json", "agent settings"),
+        ("Write", "~/.copilot/hooks/mine.json", "agent settings"),
+        ("Write", ".codex/config.toml", "agent settings"),
+        ("Write", "~/.cursor/hooks.json", "agent settings"),
         ("Write", "~/logs/audit.jsonl", "audit log"),
         ("Write", "~/logs/audit.key", "audit key"),
     ];
