@@ -138,7 +138,12 @@ pub fn explain(
             stdout: e.rendered.stdout.clone(),
             stderr: e.rendered.stderr.clone(),
         }),
-        notices: eval.map_or_else(|| plan.notices.clone(), |e| e.notices.clone()),
+        notices: config
+            .quiet_notices
+            .iter()
+            .map(ToString::to_string)
+            .chain(eval.map_or_else(|| plan.notices.clone(), |e| e.notices.clone()))
+            .collect(),
     }
 }
 

@@ -59,7 +59,7 @@ pub fn for_agent<'a>(
     let mut config = config.clone();
     config.hooks.retain(|h| !left.contains(&h.origin.file));
     for file in &left {
-        config.notices.push(left_to_agent(file, agent));
+        config.quiet_notices.push(left_to_agent(file, agent));
     }
     config.left_to_agent = left;
     Cow::Owned(config)
@@ -124,7 +124,7 @@ pub fn for_cursor_via_claude<'a>(
     let mut config = config.clone();
     config.hooks.clear();
     config.left_to_agent = config.files.clone();
-    config.notices.push(Diagnostic::new(
+    config.quiet_notices.push(Diagnostic::new(
         Code::AgentRunsIt,
         file,
         "Cursor ran hookrun's Claude Code registration; hookrun's Cursor registration in this file judges the same event, so this one ran nothing (each hook runs once)",

@@ -214,6 +214,11 @@ pub struct Config {
     /// them itself (`config::agent_own`): a config left without hooks by
     /// that still guards the event, through the agent.
     pub left_to_agent: Vec<PathBuf>,
+    /// What was said about `left_to_agent`: on hookrun's stderr and in
+    /// `explain`, never in the agent's answer (a `systemMessage` on every
+    /// event would be something the agent, running its hooks alone, never
+    /// shows).
+    pub quiet_notices: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// A layer that could not be loaded, and why.

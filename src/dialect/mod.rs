@@ -19,6 +19,7 @@ mod testing;
 pub use protocol::{Protocol, Reading};
 
 pub use id::Dialect;
+pub(crate) use shared::notice_line;
 
 use serde_json::{Map, Value};
 

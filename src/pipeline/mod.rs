@@ -92,6 +92,16 @@ pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluat
     }
     eval.rendered =
         crate::dialect::protocol(event.dialect).render(event, family, &eval.decision, &notices);
+    if eval.rendered.exit_code == 0 {
+        // Only beside an exit 0: after a block some agents read the whole
+        // stderr as the reason (Codex) or as the hook's answer (Gemini CLI).
+        eval.rendered.stderr.extend(
+            config
+                .quiet_notices
+                .iter()
+                .map(|n| crate::dialect::notice_line(&n.to_string())),
+        );
+    }
     eval.notices = notices;
     Ok(eval)
 }

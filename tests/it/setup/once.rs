@@ -76,12 +76,14 @@ fn a_hook_in_the_projects_claude_settings_runs_once_after_init_and_install() {
     let out = as_agent(&s, "hookrun run --dialect claude", &bash_event(&s, "ls"));
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(runs(&marker), 1, "{out:?}");
-    let said = out.system_message();
-    assert!(said.contains(".claude/settings.json"), "{out:?}");
+    // Said on hookrun's stderr (Claude Code's debug log), not in a
+    // `systemMessage`: Claude Code running its hooks alone shows none.
+    assert!(out.stderr.contains(".claude/settings.json"), "{out:?}");
     assert!(
-        said.contains("Claude Code, which runs them itself"),
+        out.stderr.contains("Claude Code, which runs them itself"),
         "{out:?}"
     );
+    assert!(!out.system_message().contains("runs them itself"), "{out:?}");
     // hookrun's own guards still judge the event.
     let denied = as_agent(
         &s,
@@ -222,11 +224,16 @@ fn cursor_running_the_claude_registration_is_answered_as_cursor_and_only_once() 
     let out = as_agent(&s, claude_registration, &cursor_event(&s, "rm -rf /"));
     assert_eq!(out.code, 2, "{out:?}");
     assert_eq!(out.json()["permission"], "deny", "{out:?}");
-    assert!(
-        out.stderr.contains("to Cursor, which runs them itself"),
-        "{out:?}"
-    );
+    // Beside a block, stderr carries the reason only.
+    assert!(!out.stderr.contains("runs them itself"), "{out:?}");
     assert_eq!(runs(&marker), 0, "{out:?}");
+    let allowed = as_agent(&s, claude_registration, &cursor_event(&s, "ls"));
+    assert_eq!(allowed.code, 0, "{allowed:?}");
+    assert!(
+        allowed.stderr.contains("to Cursor, which runs them itself"),
+        "{allowed:?}"
+    );
+    assert_eq!(runs(&marker), 0, "{allowed:?}");
     // With hookrun registered in Cursor's own file too, that registration
     // judges the event and the Claude Code one runs nothing.
     s.ok(&["install", "--agent", "cursor", "--scope", "project"]);
