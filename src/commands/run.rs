@@ -249,10 +249,22 @@ pub(crate) fn own_reason(e: &Error) -> String {
 }
 
 /// The error for a run that found no config file at all.
-const NO_CONFIG_ERROR: &str = "no config file found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml), so nothing the user configured could be run; write one (`hookrun init`)";
+/// The error for a run that found no config file: where discovery looked,
+/// and how to write one.
+fn no_config_error() -> String {
+    format!(
+        "no config file found (no --config; looked for {}), so nothing the user configured could be run; `hookrun init` writes a starter hookrun.toml here (`hookrun init ~/.config/hookrun` for every project)",
+        config::looked_for().join(", ")
+    )
+}
 
 /// The warning for a run that found no config file at all.
-pub(crate) const NO_CONFIG: &str = "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run";
+pub(crate) fn no_config_warning() -> String {
+    format!(
+        "warning: no config file found (looked for {}); `hookrun init` writes one",
+        config::looked_for().join(", ")
+    )
+}
 
 /// The error for config layers that could not be loaded (`--config a.toml
 /// --config missing.toml`, a trusted project file with a syntax error):
@@ -288,6 +300,20 @@ pub(crate) fn unevaluated_block(config: &Config, blocks: bool) -> Option<Error> 
     Some(e.closed_if(blocks))
 }
 
+/// Drops hookrun's own registrations from the Claude Code layers read:
+/// those settings register hookrun itself, and running that registration
+/// again would recurse.
+pub(crate) fn skip_registrations(config: &mut Config, found: &[config::Found]) {
+    let claude_layers: Vec<&std::path::Path> = found
+        .iter()
+        .filter(|f| f.source == Source::ClaudeLayers)
+        .map(|f| f.path.as_path())
+        .collect();
+    config
+        .hooks
+        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
+}
+
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
@@ -296,23 +322,14 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         format: args.config_format,
     };
     let mut config = config::load_found(&found, options)?;
-    let claude_layers: Vec<&std::path::Path> = found
-        .iter()
-        .filter(|f| f.source == Source::ClaudeLayers)
-        .map(|f| f.path.as_path())
-        .collect();
-    // Claude Code's settings register hookrun itself; running that
-    // registration again would recurse.
-    config
-        .hooks
-        .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
+    skip_registrations(&mut config, &found);
     if found.is_empty() {
-        output::diagnostic(NO_CONFIG);
+        output::diagnostic(&no_config_warning());
         // Run as a hook with nothing to run: what the user meant to run
         // cannot be evaluated (the trust rule decides).
         config.unreadable.push(config::Unreadable {
             path: std::path::PathBuf::new(),
-            error: std::sync::Arc::new(Error::NoHooks(NO_CONFIG_ERROR.to_owned())),
+            error: std::sync::Arc::new(Error::NoHooks(no_config_error())),
         });
     }
     if let Some(p) = &args.audit_log {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::cli::{TestArgs, TestFormat};
-use crate::config::{self, FailMode, LoadOptions};
+use crate::config::{self, FailMode, Found, LoadOptions, Source};
 use crate::error::{Error, ExitStatus};
 use crate::event;
 use crate::output::{self, suite::CaseResult};
@@ -61,14 +61,21 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
         .iter()
         .filter(|c| filter.is_none_or(|f| c.name.contains(f)))
         .collect();
-    let config = match config::load(
-        &s.configs,
+    let found = layers(s);
+    let config = match config::load_found(
+        &found,
         LoadOptions {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: args.config_format,
         },
-    ) {
+    )
+    .map(|mut c| {
+        super::run::skip_registrations(&mut c, &found);
+        c
+    })
+    .and_then(config::Config::complete)
+    {
         Ok(c) => c,
         Err(e) => {
             return cases
@@ -77,6 +84,15 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
                 .collect();
         }
     };
+    for file in &config.untrusted_files {
+        output::diagnostic(&format!(
+            "note: {}: cases run as `run` would in {}, where {} is not on the trust list: it may only add guards, so rewrites, allows and file-wide settings are ignored (review it, then `hookrun trust {}`)",
+            s.path.display(),
+            s.project_dir.display(),
+            file.display(),
+            file.display()
+        ));
+    }
     cases
         .into_iter()
         .map(|case| {
@@ -94,6 +110,38 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
             }
         })
         .collect()
+}
+
+/// The config layers a suite's cases run with. A suite that names the
+/// project's own `hookrun.toml` (the file `run` reads when the agent names
+/// the suite's `project_dir`) tests what the installed setup does: the
+/// layers `run` reads there (user config, `$HOOKRUN_CONFIG` or Claude
+/// Code's settings, the project file) with the same trust, the suite's
+/// other files added before the project file. Any other suite tests the
+/// files it names, as `--config` would run them.
+fn layers(s: &Suite) -> Vec<Found> {
+    let explicit = |path: &PathBuf| Found {
+        path: path.clone(),
+        source: Source::Explicit,
+    };
+    let names_project = config::project_file(&s.project_dir)
+        .is_some_and(|p| s.configs.iter().any(|c| config::same_file(c, &p)));
+    if !names_project {
+        return s.configs.iter().map(explicit).collect();
+    }
+    let mut found = config::discover_for(&[], Some(&s.project_dir));
+    let extra: Vec<Found> = s
+        .configs
+        .iter()
+        .filter(|c| !found.iter().any(|f| config::same_file(&f.path, c)))
+        .map(explicit)
+        .collect();
+    let at = found
+        .iter()
+        .position(|f| f.source == Source::Project)
+        .unwrap_or(found.len());
+    found.splice(at..at, extra);
+    found
 }
 
 fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Vec<String>, Error> {

@@ -77,6 +77,13 @@ pub fn own_block(
 ///
 /// The reason is also a system message, so the user sees it as well as the
 /// model.
+/// Whether a hook on `event` (canonical name) can block it: a guard there
+/// that never runs leaves the action unguarded (`check`'s errors).
+#[must_use]
+pub fn event_can_block(event: &str) -> bool {
+    crate::events::info(event).is_some_and(|i| merger::can_block(i.family, event))
+}
+
 pub fn own_failure(
     d: &mut Decision,
     event: &str,

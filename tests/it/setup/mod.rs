@@ -8,6 +8,7 @@ mod install;
 mod install_agents;
 mod placeholder;
 mod plugin;
+mod truth;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
