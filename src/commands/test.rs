@@ -57,9 +57,11 @@ pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
 fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
     let filter = args.filter.as_deref();
     let cases: Vec<_> = s
-        .cases
+        .case_lines
         .iter()
-        .filter(|c| filter.is_none_or(|f| c.name.contains(f)))
+        .copied()
+        .zip(&s.cases)
+        .filter(|(_, c)| filter.is_none_or(|f| c.name.contains(f)))
         .collect();
     let found = layers(s);
     let config = match config::load_found(
@@ -80,7 +82,10 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
         Err(e) => {
             return cases
                 .iter()
-                .map(|c| CaseResult::broken(&s.path, &c.name, &e.to_string()))
+                .map(|(line, c)| CaseResult {
+                    line: *line,
+                    ..CaseResult::broken(&s.path, &c.name, &e.to_string())
+                })
                 .collect();
         }
     };
@@ -95,17 +100,19 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
     }
     cases
         .into_iter()
-        .map(|case| {
+        .map(|(line, case)| {
             let started = Instant::now();
-            let diffs = match run_case(s, &config, case) {
+            let (diffs, why) = match run_case(s, &config, case) {
                 Ok(d) => d,
-                Err(e) => vec![e.to_string()],
+                Err(e) => (vec![e.to_string()], Vec::new()),
             };
             CaseResult {
                 suite: s.path.clone(),
                 name: case.name.clone(),
                 passed: diffs.is_empty(),
                 diffs,
+                why,
+                line,
                 duration: started.elapsed(),
             }
         })
@@ -144,7 +151,13 @@ fn layers(s: &Suite) -> Vec<Found> {
     found
 }
 
-fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Vec<String>, Error> {
+/// Runs one case: its differences from what it expects and, when there are
+/// any, why the hooks answered as they did.
+fn run_case(
+    s: &Suite,
+    config: &config::Config,
+    case: &suite::Case,
+) -> Result<(Vec<String>, Vec<String>), Error> {
     let io = |what: &str| {
         let what = what.to_owned();
         move |source| Error::Io { what, source }
@@ -202,7 +215,47 @@ fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Ve
         system_message,
         ran,
     };
-    Ok(suite::compare(&case.expect, &seen))
+    let diffs = suite::compare(&case.expect, &seen);
+    let why = if diffs.is_empty() {
+        Vec::new()
+    } else {
+        why(config, &eval)
+    };
+    Ok((diffs, why))
+}
+
+/// Which hooks decided a failed case and what each said, in config order,
+/// then what was dropped from an untrusted file's answers: so that a failure
+/// names its cause, not only its symptom.
+fn why(config: &config::Config, eval: &pipeline::Evaluation) -> Vec<String> {
+    let mut out: Vec<String> = eval
+        .selected
+        .iter()
+        .zip(&eval.answers)
+        .filter_map(|(sel, answer)| {
+            let said = suite::said(answer)?;
+            Some(format!(
+                "why: `{}` {said}",
+                config.hooks[sel.hook].display_name()
+            ))
+        })
+        .collect();
+    out.extend(eval.ignored.iter().map(|n| format!("why: {n}")));
+    if out.is_empty() {
+        let ran: Vec<String> = eval
+            .selected
+            .iter()
+            .map(|sel| config.hooks[sel.hook].display_name())
+            .collect();
+        out.push(if ran.is_empty() {
+            "why: no hook matched the event".to_owned()
+        } else {
+            format!(
+                "why: none of the hooks that ran ({ran:?}) blocked, answered or rewrote anything"
+            )
+        });
+    }
+    out
 }
 
 /// Files as given; directories expand to the `*.test.toml` files below them.

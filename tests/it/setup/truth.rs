@@ -202,3 +202,66 @@ fn run_without_any_config_names_where_it_looked_and_still_blocks() {
     assert!(!allowed.stdout.contains("deny"), "{allowed:?}");
     assert!(allowed.stderr.contains("hookrun init"), "{allowed:?}");
 }
+
+/// The line of the `n`th `[[case]]` header (1-based) in a test file.
+fn case_line(text: &str, n: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "[[case]]")
+        .nth(n - 1)
+        .map(|(i, _)| i + 1)
+        .expect("case header")
+}
+
+#[test]
+fn a_failing_case_says_which_hook_decided_and_why_in_every_format() {
+    let s = Setup::new();
+    s.ok(&["init", "--no-trust"]);
+    let suite = s.project().join("hookrun.test.toml");
+    // One more case that fails on a deny: the guard that denied is named.
+    let mut text = std::fs::read_to_string(&suite).expect("suite");
+    text.push_str(
+        "\n[[case]]\nname = \"rm is expected through\"\nevent = { hook_event_name = \"PreToolUse\", tool_name = \"Bash\", tool_input = { command = \"rm -rf /\" } }\nexpect = { decision = \"none\" }\n",
+    );
+    std::fs::write(&suite, &text).expect("write");
+
+    let out = s.run(&["test"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("why: `dangerous-commands` blocked: [dangerous-commands] dangerous command"),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout
+            .contains("why: hook `redact-secrets` of untrusted project config"),
+        "{out:?}"
+    );
+
+    let json = s.run(&["test", "--format", "json"]);
+    let cases: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let redaction = cases
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|c| c["name"] == "secrets in tool output are redacted")
+        .expect("the redaction case");
+    assert_eq!(redaction["passed"], false, "{redaction}");
+    assert_eq!(redaction["line"], case_line(&text, 4), "{redaction}");
+    assert!(
+        redaction["why"].to_string().contains("updatedToolOutput"),
+        "{redaction}"
+    );
+
+    let github = s.run(&["test", "--format", "github"]);
+    let rm = github
+        .stdout
+        .lines()
+        .find(|l| l.contains("rm is expected through"))
+        .expect("an annotation");
+    assert!(
+        rm.contains(&format!(",line={},", case_line(&text, 5))),
+        "{rm}"
+    );
+    assert!(rm.contains("why: `dangerous-commands` blocked: "), "{rm}");
+}
