@@ -265,3 +265,43 @@ fn a_failing_case_says_which_hook_decided_and_why_in_every_format() {
     );
     assert!(rm.contains("why: `dangerous-commands` blocked: "), "{rm}");
 }
+
+#[test]
+fn every_agents_project_registration_is_checked_and_tested_with_the_files_trust() {
+    let agents = [
+        ("claude", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+        ("gemini", ".gemini/settings.json"),
+        ("cursor", ".cursor/hooks.json"),
+        ("copilot", ".github/hooks/hookrun.json"),
+    ];
+    for (agent, file) in agents {
+        for trusted in [true, false] {
+            let s = Setup::new().on_path();
+            let init: &[&str] = if trusted {
+                &["init"]
+            } else {
+                &["init", "--no-trust"]
+            };
+            s.ok(init);
+            s.ok(&["install", "--agent", agent, "--scope", "project"]);
+            assert!(s.project().join(file).is_file(), "{agent}: {file}");
+            let check = s.run(&["check", "--strict", "hookrun.toml", file]);
+            let test = s.run(&["test"]);
+            if trusted {
+                assert_eq!(check.code, 0, "{agent}: {check:?}");
+                assert!(
+                    test.stdout.contains("4 passed, 0 failed"),
+                    "{agent}: {test:?}"
+                );
+            } else {
+                assert_eq!(check.code, 1, "{agent}: {check:?}");
+                assert!(check.stdout.contains("W015"), "{agent}: {check:?}");
+                assert!(
+                    test.stdout.contains("3 passed, 1 failed"),
+                    "{agent}: {test:?}"
+                );
+            }
+        }
+    }
+}
