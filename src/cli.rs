@@ -448,7 +448,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// Where relative hook scripts are resolved [default: $CLAUDE_PROJECT_DIR, else the current directory].
+    /// The project, as the agent names it: where relative hook scripts are
+    /// resolved, and whose `hookrun.toml` is the project file whose trust
+    /// W015 reports [default: $CLAUDE_PROJECT_DIR, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub project_dir: Option<PathBuf>,
 

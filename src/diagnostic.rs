@@ -58,6 +58,8 @@ codes! {
     BadBuiltin => "E011", Error, "unknown built-in or invalid built-in options";
     BadInvocation => "E012", Error, "a hookrun command line that hookrun refuses";
     NoSuchEvent => "E013", Error, "an event name in hookrun TOML that is not hookrun's name of an event";
+    GuardScriptMissing => "E014", Error, "the script of a hook on an event that can block is missing";
+    GuardScriptNotExecutable => "E015", Error, "the script of a hook on an event that can block is not executable";
     UnknownEvent => "W001", Warning, "unknown event name";
     MatcherIgnored => "W002", Warning, "matcher on an event without a matcher field";
     PrefixMatcher => "W003", Warning, "exact-name matcher looks like a prefix";

@@ -14,6 +14,12 @@ pub struct InitArgs {
     /// Overwrite files that exist.
     #[arg(long)]
     pub force: bool,
+
+    /// Do not add the written `hookrun.toml` to the trust list: as a
+    /// project file it may then only add guards (`redact-secrets` is off)
+    /// until `hookrun trust` is run on it.
+    #[arg(long)]
+    pub no_trust: bool,
 }
 
 // Options of `hookrun install`.

@@ -47,6 +47,7 @@ pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
     findings.extend(crate::lint::lint(&loaded, &project_dir));
+    findings.extend(untrusted(&paths, &project_dir, args));
     findings.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     findings.dedup();
     let checked_files: Vec<PathBuf> = paths.iter().chain(&suites).cloned().collect();
@@ -70,6 +71,38 @@ pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
     Ok(u8::from(
         tally.errors > 0 || (args.strict && tally.warnings > 0),
     ))
+}
+
+/// W015 for the checked file that `run` reads as the project's
+/// `hookrun.toml` in `project_dir`, when its content is not trusted.
+fn untrusted(paths: &[PathBuf], project_dir: &Path, args: &CheckArgs) -> Vec<Diagnostic> {
+    let discovered = config::discover_for(&[], Some(project_dir));
+    let Some(project) = discovered
+        .iter()
+        .find(|f| f.source == config::Source::Project)
+    else {
+        return Vec::new();
+    };
+    let options = LoadOptions {
+        explicit: false,
+        default_fail_mode: FailMode::Open,
+        format: args.config_format,
+    };
+    paths
+        .iter()
+        .filter(|p| config::same_file(p, &project.path))
+        .take(1)
+        .flat_map(|p| {
+            config::untrusted_findings(&project.path, options)
+                .into_iter()
+                .map(move |mut d| {
+                    // Named as the user named it, so that it sorts and
+                    // dedups with the file's other findings.
+                    d.file = p.clone();
+                    d
+                })
+        })
+        .collect()
 }
 
 /// The files the PATH arguments name: a directory stands for the config

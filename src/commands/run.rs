@@ -249,10 +249,22 @@ pub(crate) fn own_reason(e: &Error) -> String {
 }
 
 /// The error for a run that found no config file at all.
-const NO_CONFIG_ERROR: &str = "no config file found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml), so nothing the user configured could be run; write one (`hookrun init`)";
+/// The error for a run that found no config file: where discovery looked,
+/// and how to write one.
+fn no_config_error() -> String {
+    format!(
+        "no config file found (no --config; looked for {}), so nothing the user configured could be run; `hookrun init` writes a starter hookrun.toml here (`hookrun init ~/.config/hookrun` for every project)",
+        config::looked_for().join(", ")
+    )
+}
 
 /// The warning for a run that found no config file at all.
-pub(crate) const NO_CONFIG: &str = "warning: no config found (no --config, user config, $HOOKRUN_CONFIG, Claude Code settings or <project>/hookrun.toml); nothing to run";
+pub(crate) fn no_config_warning() -> String {
+    format!(
+        "warning: no config file found (looked for {}); `hookrun init` writes one",
+        config::looked_for().join(", ")
+    )
+}
 
 /// The error for config layers that could not be loaded (`--config a.toml
 /// --config missing.toml`, a trusted project file with a syntax error):
@@ -312,12 +324,12 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let mut config = config::load_found(&found, options)?;
     drop_registrations(&mut config, &found);
     if found.is_empty() {
-        output::diagnostic(NO_CONFIG);
+        output::diagnostic(&no_config_warning());
         // Run as a hook with nothing to run: what the user meant to run
         // cannot be evaluated (the trust rule decides).
         config.unreadable.push(config::Unreadable {
             path: std::path::PathBuf::new(),
-            error: std::sync::Arc::new(Error::NoHooks(NO_CONFIG_ERROR.to_owned())),
+            error: std::sync::Arc::new(Error::NoHooks(no_config_error())),
         });
     }
     if let Some(p) = &args.audit_log {

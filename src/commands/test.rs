@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::cli::{TestArgs, TestFormat};
-use crate::config::{self, FailMode, LoadOptions};
+use crate::config::{self, FailMode, Found, LoadOptions, Source};
 use crate::error::{Error, ExitStatus};
 use crate::event;
 use crate::output::{self, suite::CaseResult};
@@ -57,46 +57,107 @@ pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
 fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
     let filter = args.filter.as_deref();
     let cases: Vec<_> = s
-        .cases
+        .case_lines
         .iter()
-        .filter(|c| filter.is_none_or(|f| c.name.contains(f)))
+        .copied()
+        .zip(&s.cases)
+        .filter(|(_, c)| filter.is_none_or(|f| c.name.contains(f)))
         .collect();
-    let config = match config::load(
-        &s.configs,
+    let found = layers(s);
+    let config = match config::load_found(
+        &found,
         LoadOptions {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: args.config_format,
         },
-    ) {
+    )
+    .map(|mut c| {
+        super::run::drop_registrations(&mut c, &found);
+        c
+    })
+    .and_then(config::Config::complete)
+    {
         Ok(c) => c,
         Err(e) => {
             return cases
                 .iter()
-                .map(|c| CaseResult::broken(&s.path, &c.name, &e.to_string()))
+                .map(|(line, c)| CaseResult {
+                    line: *line,
+                    ..CaseResult::broken(&s.path, &c.name, &e.to_string())
+                })
                 .collect();
         }
     };
+    for file in &config.untrusted_files {
+        output::diagnostic(&format!(
+            "note: {}: cases run as `run` would in {}, where {} is not on the trust list: it may only add guards, so rewrites, allows and file-wide settings are ignored (review it, then `hookrun trust {}`)",
+            s.path.display(),
+            s.project_dir.display(),
+            file.display(),
+            file.display()
+        ));
+    }
     cases
         .into_iter()
-        .map(|case| {
+        .map(|(line, case)| {
             let started = Instant::now();
-            let diffs = match run_case(s, &config, case) {
+            let (diffs, why) = match run_case(s, &config, case) {
                 Ok(d) => d,
-                Err(e) => vec![e.to_string()],
+                Err(e) => (vec![e.to_string()], Vec::new()),
             };
             CaseResult {
                 suite: s.path.clone(),
                 name: case.name.clone(),
                 passed: diffs.is_empty(),
                 diffs,
+                why,
+                line,
                 duration: started.elapsed(),
             }
         })
         .collect()
 }
 
-fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Vec<String>, Error> {
+/// The config layers a suite's cases run with. A suite that names the
+/// project's own `hookrun.toml` (the file `run` reads when the agent names
+/// the suite's `project_dir`) tests what the installed setup does: the
+/// layers `run` reads there (user config, `$HOOKRUN_CONFIG` or Claude
+/// Code's settings, the project file) with the same trust, the suite's
+/// other files added before the project file. Any other suite tests the
+/// files it names, as `--config` would run them.
+fn layers(s: &Suite) -> Vec<Found> {
+    let explicit = |path: &PathBuf| Found {
+        path: path.clone(),
+        source: Source::Explicit,
+    };
+    let names_project = config::project_file(&s.project_dir)
+        .is_some_and(|p| s.configs.iter().any(|c| config::same_file(c, &p)));
+    if !names_project {
+        return s.configs.iter().map(explicit).collect();
+    }
+    let mut found = config::discover_for(&[], Some(&s.project_dir));
+    let extra: Vec<Found> = s
+        .configs
+        .iter()
+        .filter(|c| !found.iter().any(|f| config::same_file(&f.path, c)))
+        .map(explicit)
+        .collect();
+    let at = found
+        .iter()
+        .position(|f| f.source == Source::Project)
+        .unwrap_or(found.len());
+    found.splice(at..at, extra);
+    found
+}
+
+/// Runs one case: its differences from what it expects and, when there are
+/// any, why the hooks answered as they did.
+fn run_case(
+    s: &Suite,
+    config: &config::Config,
+    case: &suite::Case,
+) -> Result<(Vec<String>, Vec<String>), Error> {
     let io = |what: &str| {
         let what = what.to_owned();
         move |source| Error::Io { what, source }
@@ -162,7 +223,47 @@ fn run_case(s: &Suite, config: &config::Config, case: &suite::Case) -> Result<Ve
         system_message,
         ran,
     };
-    Ok(suite::compare(&case.expect, &seen))
+    let diffs = suite::compare(&case.expect, &seen);
+    let why = if diffs.is_empty() {
+        Vec::new()
+    } else {
+        why(config, &eval)
+    };
+    Ok((diffs, why))
+}
+
+/// Which hooks decided a failed case and what each said, in config order,
+/// then what was dropped from an untrusted file's answers: so that a failure
+/// names its cause, not only its symptom.
+fn why(config: &config::Config, eval: &pipeline::Evaluation) -> Vec<String> {
+    let mut out: Vec<String> = eval
+        .selected
+        .iter()
+        .zip(&eval.answers)
+        .filter_map(|(sel, answer)| {
+            let said = suite::said(answer)?;
+            Some(format!(
+                "why: `{}` {said}",
+                config.hooks[sel.hook].display_name()
+            ))
+        })
+        .collect();
+    out.extend(eval.ignored.iter().map(|n| format!("why: {n}")));
+    if out.is_empty() {
+        let ran: Vec<String> = eval
+            .selected
+            .iter()
+            .map(|sel| config.hooks[sel.hook].display_name())
+            .collect();
+        out.push(if ran.is_empty() {
+            "why: no hook matched the event".to_owned()
+        } else {
+            format!(
+                "why: none of the hooks that ran ({ran:?}) blocked, answered or rewrote anything"
+            )
+        });
+    }
+    out
 }
 
 /// Files as given; directories expand to the `*.test.toml` files below them.

@@ -65,6 +65,14 @@ pub struct Found {
 /// The config files to read, in layering order.
 #[must_use]
 pub fn discover(explicit: &[PathBuf]) -> Vec<Found> {
+    discover_for(explicit, project_dir().as_deref())
+}
+
+/// As [`discover`], for an agent that names `project` as the project
+/// (`hookrun test` evaluates its cases as `run` would in the suite's
+/// project directory).
+#[must_use]
+pub fn discover_for(explicit: &[PathBuf], project: Option<&Path>) -> Vec<Found> {
     let found = |source| move |path| Found { path, source };
     if !explicit.is_empty() {
         return explicit
@@ -82,9 +90,13 @@ pub fn discover(explicit: &[PathBuf]) -> Vec<Found> {
         files.extend(std::env::split_paths(&list).map(found(Source::Env)));
     }
     if files.is_empty() {
-        files.extend(claude_layers().into_iter().map(found(Source::ClaudeLayers)));
+        files.extend(
+            claude_layers(project)
+                .into_iter()
+                .map(found(Source::ClaudeLayers)),
+        );
     }
-    if let Some(project) = project_file()
+    if let Some(project) = project.and_then(project_file)
         && !files.iter().any(|f| same_file(&f.path, &project))
     {
         files.push(Found {
@@ -93,6 +105,34 @@ pub fn discover(explicit: &[PathBuf]) -> Vec<Found> {
         });
     }
     files
+}
+
+/// Every place [`discover`] looks when no `--config` is given, for the
+/// message of a run that found nothing: the user config, `$HOOKRUN_CONFIG`,
+/// Claude Code's settings layers and the project file, each as a path.
+#[must_use]
+pub fn looked_for() -> Vec<String> {
+    let mut places: Vec<String> = user_config()
+        .map(|p| p.display().to_string())
+        .into_iter()
+        .collect();
+    places.push("$HOOKRUN_CONFIG (unset)".to_owned());
+    let claude_user = std::env::var_os("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".claude")));
+    if let Some(dir) = claude_user {
+        places.push(dir.join("settings.json").display().to_string());
+    }
+    let project = project_dir();
+    if let Some(p) = &project {
+        places.push(p.join(".claude/settings.json").display().to_string());
+        places.push(p.join(".claude/settings.local.json").display().to_string());
+    }
+    places.push("/etc/claude-code/managed-settings.json".to_owned());
+    if let Some(p) = &project {
+        places.push(p.join("hookrun.toml").display().to_string());
+    }
+    places
 }
 
 /// The paths of discovered files.
@@ -170,15 +210,15 @@ pub fn project_dir() -> Option<PathBuf> {
 
 /// `<project>/hookrun.toml`, absolute and with links resolved, so that the
 /// trust list and reports name one path for it.
-fn project_file() -> Option<PathBuf> {
-    let path = project_dir()?.join("hookrun.toml");
+pub fn project_file(project: &Path) -> Option<PathBuf> {
+    let path = project.join("hookrun.toml");
     if !path.is_file() {
         return None;
     }
     std::fs::canonicalize(&path).ok()
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -187,13 +227,13 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Claude Code's own settings files that exist, lowest priority first:
 /// the one list of them (`install::location::hook_files`).
-fn claude_layers() -> Vec<PathBuf> {
-    let Some(project) = project_dir() else {
+fn claude_layers(project: Option<&Path>) -> Vec<PathBuf> {
+    let Some(project) = project else {
         return Vec::new();
     };
     crate::install::location::hook_files(
         crate::install::agent::Agent::Claude,
-        &project,
+        project,
         &crate::install::location::Homes::from_env(),
     )
 }

@@ -29,7 +29,11 @@ use crate::error::Error;
 use crate::builtin::own_files::{OwnFiles, Sources};
 use crate::install::location::Homes;
 pub use agent_own::for_agent;
-pub use discover::{Found, Source, discover, in_directory, paths, project_dir, user_dir};
+pub(crate) use discover::same_file;
+pub use discover::{
+    Found, Source, discover, discover_for, in_directory, looked_for, paths, project_dir,
+    project_file, user_dir,
+};
 use layer::Layer;
 pub use model::{
     Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
@@ -143,7 +147,8 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || closed_default
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
-    if config.hooks.is_empty() && !config.off && config.unreadable.is_empty() {
+    // With no file at all, the caller says so, naming where it looked.
+    if config.hooks.is_empty() && !config.off && config.unreadable.is_empty() && !files.is_empty() {
         config.notices.push(no_hooks(&config.files));
     }
     Ok(config)
@@ -236,6 +241,24 @@ fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, E
         },
         Err(why) => foreign::layer(path, text, Err(why), options),
     }
+}
+
+/// `check`'s W015 findings for `path` read as the project file `run` reads:
+/// nothing when the user trusted its content (or it cannot be read, which
+/// `check` reports already), else each setting and guard it cannot apply.
+#[must_use]
+pub fn untrusted_findings(path: &Path, options: LoadOptions) -> Vec<Diagnostic> {
+    let found = [Found {
+        path: path.to_owned(),
+        source: Source::Project,
+    }];
+    let Ok(config) = load_found(&found, options) else {
+        return Vec::new();
+    };
+    if config.untrusted_files.is_empty() || !config.files.iter().any(|f| f == path) {
+        return Vec::new();
+    }
+    untrusted::findings(&config.hooks, &config.notices, path)
 }
 
 /// The name `check` gives the config it reads from stdin (`-`), in findings

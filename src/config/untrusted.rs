@@ -29,7 +29,47 @@
 use std::path::Path;
 
 use super::layer::Layer;
+use super::model::{Action, Hook};
 use crate::diagnostic::{Code, Diagnostic};
+
+/// Built-in guards whose whole effect is a rewrite (`updatedToolOutput`),
+/// which an untrusted file loses: in such a file they run and change nothing.
+const REWRITE_ONLY: &[&str] = &["redact-secrets"];
+
+/// `check`'s findings for an untrusted project file: each file-wide
+/// setting it ignores (the notice `restrict` gives) and each hook that
+/// cannot do what it is configured for, so that a guard that is off is
+/// never checked green.
+pub(super) fn findings(hooks: &[Hook], notices: &[Diagnostic], path: &Path) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = notices
+        .iter()
+        .filter(|n| n.code == Code::Untrusted)
+        .cloned()
+        .collect();
+    for hook in hooks.iter().filter(|h| h.origin.file == path) {
+        let Action::Builtin(b) = &hook.action else {
+            continue;
+        };
+        if !REWRITE_ONLY.contains(&b.name) {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                Code::Untrusted,
+                path,
+                format!(
+                    "`{}` only rewrites, and this project config is not on the trust list: it may only add guards, so `{}` runs and changes nothing",
+                    hook.display_name(),
+                    b.name
+                ),
+            )
+            .at(hook.origin.line_col)
+            .key(hook.origin.key.clone())
+            .fix(format!("review the file, then `hookrun trust {}`", path.display())),
+        );
+    }
+    out
+}
 
 /// Restricts one untrusted layer in place.
 pub(super) fn restrict(layer: &mut Layer, path: &Path) {

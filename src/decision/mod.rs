@@ -65,7 +65,8 @@ pub fn own_block(
 
 /// Whether a block on this event (hookrun's model name, or an event only
 /// another agent has) does anything: what `install` asks the agent's own
-/// fail-safe for.
+/// fail-safe for, and where a guard that never runs leaves the action
+/// unguarded (`check`'s errors).
 #[must_use]
 pub fn event_can_block(event: &str) -> bool {
     crate::events::known(event).is_some_and(|info| merger::can_block(info.family, event))

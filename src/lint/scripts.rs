@@ -51,10 +51,21 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
     let script = script_of(&words, project_dir);
     let mut text = command.clone();
     if let Some((path, direct)) = &script {
+        // On an event that can block, a script that cannot start is a
+        // guard that never runs: an error, not a warning.
+        let guards = hook
+            .events
+            .iter()
+            .any(|e| crate::decision::event_can_block(e));
+        let (missing, not_executable) = if guards {
+            (Code::GuardScriptMissing, Code::GuardScriptNotExecutable)
+        } else {
+            (Code::ScriptMissing, Code::ScriptNotExecutable)
+        };
         match std::fs::metadata(path) {
             Err(_) => {
                 let d = hook.diagnostic(
-                    Code::ScriptMissing,
+                    missing,
                     format!(
                         "hook script `{}` does not exist (resolved against the project directory `{}`)",
                         path.display(),
@@ -66,7 +77,7 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
             Ok(meta) => {
                 if *direct && !crate::os::is_executable(&meta) {
                     let d = hook.diagnostic(
-                        Code::ScriptNotExecutable,
+                        not_executable,
                         format!(
                             "hook script `{}` is not executable, so the hook fails with exit 126",
                             path.display()

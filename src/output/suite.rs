@@ -18,6 +18,11 @@ pub struct CaseResult {
     pub passed: bool,
     /// One line per difference between expected and observed.
     pub diffs: Vec<String>,
+    /// For a failed case: which hook decided and what it said, and what was
+    /// dropped (an untrusted file's rewrite), one line each.
+    pub why: Vec<String>,
+    /// The case's line in its test file, where known.
+    pub line: Option<usize>,
     pub duration: Duration,
 }
 
@@ -30,6 +35,8 @@ impl CaseResult {
             name: name.to_owned(),
             passed: false,
             diffs: vec![why.to_owned()],
+            why: Vec::new(),
+            line: None,
             duration: Duration::ZERO,
         }
     }
@@ -59,7 +66,7 @@ pub fn text(results: &[CaseResult], paint: Paint) -> String {
             r.suite.display(),
             r.name
         );
-        for d in &r.diffs {
+        for d in r.diffs.iter().chain(&r.why) {
             let _ = writeln!(out, "    {d}");
         }
     }
@@ -80,6 +87,8 @@ pub fn json(results: &[CaseResult]) -> String {
                 "name": r.name,
                 "passed": r.passed,
                 "failures": r.diffs,
+                "why": r.why,
+                "line": r.line,
                 "duration_ms": u64::try_from(r.duration.as_millis()).unwrap_or(u64::MAX),
             })
         })
@@ -95,10 +104,18 @@ pub fn github(results: &[CaseResult]) -> String {
     for r in results.iter().filter(|r| !r.passed) {
         let _ = writeln!(
             out,
-            "::error file={},title={}::{}",
+            "::error file={}{},title={}::{}",
             escape_prop(&r.suite.display().to_string()),
+            r.line.map(|l| format!(",line={l}")).unwrap_or_default(),
             escape_prop(&format!("hookrun test: {}", r.name)),
-            escape_data(&r.diffs.join("\n"))
+            escape_data(
+                &r.diffs
+                    .iter()
+                    .chain(&r.why)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
         );
     }
     out.push_str(&summary(results));
@@ -144,7 +161,14 @@ pub fn junit(results: &[CaseResult]) -> String {
                     out,
                     ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
                     escape(first),
-                    escape(&c.diffs.join("\n"))
+                    escape(
+                        &c.diffs
+                            .iter()
+                            .chain(&c.why)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    )
                 );
             }
         }

@@ -146,6 +146,46 @@ pub fn compare(expect: &Expect, seen: &Observed<'_>) -> Vec<String> {
     diffs
 }
 
+/// What one hook's answer decided, in a few words with its reason: a block
+/// (exit 2 or `decision`), a permission decision, a rewrite, or its failure.
+/// `None` when it decided nothing.
+#[must_use]
+pub fn said(a: &crate::answer::Answer) -> Option<String> {
+    if let Some(text) = &a.blocking_error {
+        return Some(format!("blocked: {text}"));
+    }
+    if let Some(json) = &a.json {
+        let hso = json.get("hookSpecificOutput");
+        let field = |k: &str| hso.and_then(|h| h.get(k)).and_then(Value::as_str);
+        if let Some(d) = field("permissionDecision") {
+            let reason = field("permissionDecisionReason").unwrap_or("");
+            return Some(format!("answered {d}: {reason}"));
+        }
+        if json.get("decision").and_then(Value::as_str) == Some("block") {
+            let reason = json.get("reason").and_then(Value::as_str).unwrap_or("");
+            return Some(format!("blocked: {reason}"));
+        }
+        if json.get("continue") == Some(&Value::Bool(false)) {
+            return Some("stopped the agent (`continue: false`)".to_owned());
+        }
+        for k in ["updatedInput", "updatedToolOutput", "updatedMCPToolOutput"] {
+            if hso.and_then(|h| h.get(k)).is_some() {
+                return Some(format!("rewrote the call (`{k}`)"));
+            }
+        }
+        if let Some(c) = field("additionalContext") {
+            return Some(format!("added context: {c}"));
+        }
+    }
+    if let Some(n) = &a.notice {
+        return Some(format!("failed: {n}"));
+    }
+    a.plain_stdout
+        .as_ref()
+        .filter(|p| !p.is_empty())
+        .map(|p| format!("printed (context, where the event takes it): {p}"))
+}
+
 fn regex_finds(pattern: &str, text: &str, diffs: &mut Vec<String>, what: &str) -> bool {
     match fancy_regex::Regex::new(pattern) {
         Ok(re) => re.is_match(text).unwrap_or(false),

@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 
 mod compare;
-pub use compare::{Expect, Observed, compare, decision_word};
+pub use compare::{Expect, Observed, compare, decision_word, said};
 
 /// A parsed test file.
 #[derive(Debug)]
@@ -41,6 +41,9 @@ pub struct Suite {
     pub project_dir: PathBuf,
     pub timeout: std::time::Duration,
     pub cases: Vec<Case>,
+    /// Each case's line (its `[[case]]` header), where the file writes
+    /// every case as one.
+    pub case_lines: Vec<Option<usize>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -132,8 +135,33 @@ pub fn load(path: &Path) -> Result<Suite, Error> {
         // Absolute: hooks run in the case's temporary directory.
         project_dir: absolute(&raw.project_dir.map_or_else(|| dir.clone(), |p| dir.join(p))),
         timeout: std::time::Duration::from_secs_f64(secs),
+        case_lines: case_lines(&text, raw.cases.len()),
         cases: raw.cases,
     })
+}
+
+/// The line of each `[[case]]` header, in order; unknown for every case
+/// when the headers do not account for all of them (an inline array).
+fn case_lines(text: &str, cases: usize) -> Vec<Option<usize>> {
+    let headers: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim();
+            l.strip_prefix("[[")
+                .and_then(|r| r.split_once("]]"))
+                .is_some_and(|(name, rest)| {
+                    name.trim() == "case"
+                        && (rest.trim().is_empty() || rest.trim().starts_with('#'))
+                })
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    if headers.len() == cases {
+        headers.into_iter().map(Some).collect()
+    } else {
+        vec![None; cases]
+    }
 }
 
 fn absolute(p: &Path) -> PathBuf {

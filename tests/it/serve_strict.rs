@@ -44,8 +44,11 @@ impl Server {
             .current_dir(t.path())
             .env("CLAUDE_PROJECT_DIR", t.path())
             .env("XDG_CONFIG_HOME", t.path().join(".xdg-config"))
+            // The home `run` gets in `HookTest`, not the real one.
+            .env("HOME", t.path().join(".home"))
             .env_remove("HOOKRUN_CONFIG")
-            .env_remove("HOOKRUN_AUDIT_KEY_FILE");
+            .env_remove("HOOKRUN_AUDIT_KEY_FILE")
+            .env_remove("HOOKRUN_ON_ERROR");
         Self::spawn(command)
     }
 

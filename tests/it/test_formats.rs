@@ -71,7 +71,9 @@ fn junit_has_a_testsuite_per_file_and_a_failure_with_the_mismatch() {
         "{xml}"
     );
     assert!(
-        xml.contains("exit_code: expected 2, got 0</failure>"),
+        xml.contains(
+            "exit_code: expected 2, got 0\nwhy: none of the hooks that ran ([&quot;guard&quot;]) blocked, answered or rewrote anything</failure>"
+        ),
         "{xml}"
     );
 }
@@ -109,7 +111,7 @@ fn github_annotates_each_failure_escaped() {
     assert_eq!(
         lines,
         [
-            "::error file=a.test.toml,title=hookrun test%3A ls <wrongly>%2C expected denied::decision: expected \"deny\", got \"none\"%0Aexit_code: expected 2, got 0",
+            "::error file=a.test.toml,line=6,title=hookrun test%3A ls <wrongly>%2C expected denied::decision: expected \"deny\", got \"none\"%0Aexit_code: expected 2, got 0%0Awhy: none of the hooks that ran ([\"guard\"]) blocked, answered or rewrote anything",
             "1 passed, 1 failed",
         ],
         "{out}"

@@ -164,7 +164,7 @@ fn one(
 ) -> Result<Rendered, Error> {
     let mut rendered = one_found(config, args, depth, line)?;
     if found_none {
-        let warning = format!("hookrun: {}", super::run::NO_CONFIG);
+        let warning = format!("hookrun: {}", super::run::no_config_warning());
         rendered.stderr.insert(0, warning);
     }
     Ok(rendered)

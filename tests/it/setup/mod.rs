@@ -10,6 +10,7 @@ mod once;
 mod placeholder;
 mod plugin;
 mod registrations;
+mod truth;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
