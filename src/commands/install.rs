@@ -129,31 +129,17 @@ fn config_to_register(args: &InstallArgs, project: &Path) -> Result<(PathBuf, bo
     }
 }
 
-/// How the command names hookrun: `hookrun` when the first `hookrun` on
-/// PATH is this very binary (a short label, no path shown to the model),
-/// else this binary's absolute path, with a warning.
+/// How the command names hookrun (`install::program`), its warning or
+/// note printed here, once.
 fn program() -> String {
-    let exe = std::env::current_exe().and_then(std::fs::canonicalize);
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("hookrun"))
-            .find(|c| c.is_file())
-    });
-    match (&exe, on_path.and_then(|p| std::fs::canonicalize(p).ok())) {
-        (Ok(exe), Some(found)) if &found == exe => "hookrun".into(),
-        (Ok(exe), found) => {
-            output::diagnostic(&format!(
-                "warning: {}; the command names this binary by its absolute path, {}",
-                match found {
-                    Some(f) => format!("`hookrun` on PATH is another binary ({})", f.display()),
-                    None => "`hookrun` is not on PATH".into(),
-                },
-                exe.display()
-            ));
-            crate::shell_word::word(&exe.display().to_string())
-        }
-        (Err(_), _) => "hookrun".into(),
+    let program = crate::install::program::detect();
+    if let Some(why) = &program.machine_specific {
+        output::diagnostic(&format!("warning: {why}"));
     }
+    if let Some(note) = &program.note {
+        output::diagnostic(&format!("note: {note}"));
+    }
+    program.word
 }
 
 /// `--uninstall`: hookrun's handlers out; the backup back when nothing

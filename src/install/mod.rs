@@ -1,12 +1,15 @@
 //! Registering hookrun in an agent's own settings file, pure: which events
 //! a config needs in the agent's names and with what timeout (`events`),
-//! where the file is (`location`), the JSON edit itself (`shape`), and
-//! reading and writing the text without disturbing the rest of it
-//! (`text`). `commands::install` does the file I/O.
+//! where the file is (`location`), how the command names hookrun
+//! (`program`: a pure rule, and `detect`, which reads this process and
+//! PATH for it), the JSON edit itself (`shape`), and reading and writing
+//! the text without disturbing the rest of it (`text`). `commands::install`
+//! does the file I/O.
 
 pub mod agent;
 pub mod events;
 pub mod location;
+pub(crate) mod program;
 pub mod shape;
 pub mod text;
 

@@ -18,7 +18,8 @@
 //! - whether a file can be executed ([`is_executable`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
 //!   ([`wait_stdin_readable`]);
-//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]);
+//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]),
+//!   and which process started it ([`parent_pid`]);
 //! - a thread with a stack sized for the deepest event hookrun reads
 //!   ([`on_event_stack`], [`EVENT_STACK`]).
 
@@ -403,4 +404,12 @@ pub fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool
 #[must_use]
 pub fn is_ancestor(pid: u32) -> Option<bool> {
     imp::is_ancestor(pid)
+}
+
+/// The pid of the process that started this one (its parent); `None` where
+/// the platform has no such notion. `install` uses it to trust a note from
+/// npm's launcher only in the process that launcher started itself.
+#[must_use]
+pub fn parent_pid() -> Option<u32> {
+    imp::parent_pid()
 }

@@ -346,6 +346,11 @@ pub(super) fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Resu
     }
 }
 
+/// `getppid`, which cannot fail.
+pub(super) fn parent_pid() -> Option<u32> {
+    Some(std::os::unix::process::parent_id())
+}
+
 /// Walks the parent chain through `/proc` (Linux): `pid` counts only when
 /// it is an ancestor running the same program as this process (its `comm`),
 /// and never init. Elsewhere `None`.
