@@ -31,7 +31,8 @@ pub(crate) struct Program {
 pub(crate) struct Found {
     /// The PATH entry it was found in, as PATH spells it.
     pub(crate) dir: PathBuf,
-    /// The file it is, symlinks resolved.
+    /// The file it is, symlinks resolved; this binary's own path when it
+    /// is a hard link to it (as npm's install script makes).
     pub(crate) file: PathBuf,
 }
 
@@ -126,15 +127,18 @@ impl Facts {
     #[must_use]
     pub(crate) fn from_env() -> Facts {
         let resolved = |p: &Path| std::fs::canonicalize(p).ok();
+        let exe = std::env::current_exe().ok().and_then(|p| resolved(&p));
+        let exe_meta = exe.as_ref().and_then(|e| std::fs::metadata(e).ok());
         let on_path = std::env::var_os("PATH").and_then(|paths| {
             std::env::split_paths(&paths).find_map(|dir| {
                 let candidate = dir.join("hookrun");
                 let meta = std::fs::metadata(&candidate).ok()?;
                 (meta.is_file() && crate::os::is_executable(&meta)).then_some(())?;
-                Some(Found {
-                    file: resolved(&candidate)?,
-                    dir,
-                })
+                let file = match (&exe, &exe_meta) {
+                    (Some(e), Some(m)) if crate::os::same_file(&meta, m) => e.clone(),
+                    _ => resolved(&candidate)?,
+                };
+                Some(Found { file, dir })
             })
         });
         let launcher = std::env::var(LAUNCHER_VAR)
@@ -142,7 +146,7 @@ impl Facts {
             .and_then(|v| launcher_of(&v, crate::os::parent_pid()?))
             .and_then(|p| resolved(&p));
         Facts {
-            exe: std::env::current_exe().ok().and_then(|p| resolved(&p)),
+            exe,
             on_path,
             launcher,
             home: std::env::var_os("HOME")

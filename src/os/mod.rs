@@ -15,7 +15,8 @@
 //!   file-size limit ([`with_file_size_errors`]);
 //! - an exclusive advisory lock on a file, waited for a bounded time
 //!   ([`lock_exclusive_within`]);
-//! - whether a file can be executed ([`is_executable`]);
+//! - whether a file can be executed ([`is_executable`]), and whether two
+//!   names are one file ([`same_file`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
 //!   ([`wait_stdin_readable`]);
 //! - whether a process is one of hookrun's ancestors ([`is_ancestor`]),
@@ -381,6 +382,13 @@ pub fn lock_exclusive_within(
 #[must_use]
 pub fn is_executable(meta: &Metadata) -> bool {
     !meta.is_dir() && imp::has_execute_permission(meta)
+}
+
+/// Whether two files' metadata describe the same file: two hard links to
+/// it, say, which no comparison of paths can tell.
+#[must_use]
+pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    imp::same_file(a, b)
 }
 
 /// Waits on the calling thread until stdin can be read without blocking

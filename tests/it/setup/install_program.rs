@@ -1,8 +1,8 @@
 //! How `install` names hookrun, with real PATH layouts in a temporary
 //! directory: `hookrun` when the first `hookrun` on PATH is this binary
-//! (also through a symlink, or through npm's launcher that started it),
-//! without a word on stderr in the five-agent loop; otherwise the absolute
-//! path, with one warning per install that says why.
+//! (also through a symlink or a hard link, or through npm's launcher that
+//! started it), without a word on stderr in the five-agent loop; otherwise
+//! the absolute path, with one warning per install that says why.
 
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
@@ -267,4 +267,33 @@ fn a_launcher_note_inherited_from_further_up_is_ignored() {
         written(&s, "claude", ".claude/settings.json"),
         format!("{} run --dialect claude", exe.display())
     );
+}
+
+#[test]
+fn a_hard_link_on_path_to_this_binary_is_hookrun_whichever_name_ran() {
+    // What npm's install script makes: bin/hookrun a hard link to the
+    // platform package's binary, which is run here by its own path.
+    let s = Setup::new();
+    let dir = layout();
+    let platform = dir.path().join("platform/bin/hookrun");
+    std::fs::create_dir_all(platform.parent().expect("dir")).expect("mkdir");
+    std::fs::copy(BIN, &platform).expect("copy the binary");
+    let bin_dir = dir.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).expect("mkdir");
+    std::fs::hard_link(&platform, bin_dir.join("hookrun")).expect("hard link");
+    let path = path_with(&[&bin_dir]);
+    init(&s, &path);
+    let out = run_with_path(
+        &s,
+        &platform.display().to_string(),
+        &path,
+        &["install", "--agent", "claude", "--scope", "project"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!out.stderr.contains("warning"), "{out:?}");
+    assert_eq!(
+        written(&s, "claude", ".claude/settings.json"),
+        "hookrun run --dialect claude"
+    );
+    claude_blocks_rm_rf(&s, &path);
 }
