@@ -3,7 +3,9 @@
 // `npm publish`; used by scripts/package and the release workflow.
 //
 //   node packaging/npm/stage.js main VERSION OUT
-//       OUT/hookrun: the launcher package, whose optional dependencies are
+//       OUT/hookrun: the main package (the launcher bin/hookrun, its
+//       lib/platform.js, and install.js, which puts the binary in the
+//       launcher's place at install time), whose optional dependencies are
 //       every platform package of platforms.json at exactly VERSION.
 //   node packaging/npm/stage.js platform VERSION TARGET BINARY OUT
 //       OUT/<os>-<cpu>[-musl]: @hookrun/<os>-<cpu>[-musl] holding BINARY
@@ -12,7 +14,7 @@
 //   node packaging/npm/stage.js name TARGET
 //       prints the platform package's name for TARGET.
 //
-// The names follow the launcher's rule (bin/hookrun.js): @hookrun/ then
+// The names follow the launcher's rule (lib/platform.js): @hookrun/ then
 // Node's process.platform and process.arch, then -musl for musl builds.
 "use strict";
 
@@ -56,8 +58,11 @@ function stageMain(version, out) {
   manifest.optionalDependencies = {};
   for (const target of Object.keys(PLATFORMS)) manifest.optionalDependencies[packageName(target)] = version;
   writeJson(path.join(dir, "package.json"), manifest);
-  fs.copyFileSync(path.join(HERE, "hookrun", "bin", "hookrun.js"), path.join(dir, "bin", "hookrun.js"));
-  fs.chmodSync(path.join(dir, "bin", "hookrun.js"), 0o755);
+  fs.mkdirSync(path.join(dir, "lib"));
+  for (const file of manifest.files.filter((f) => !LICENSES.includes(f))) {
+    fs.copyFileSync(path.join(HERE, "hookrun", file), path.join(dir, file));
+  }
+  fs.chmodSync(path.join(dir, "bin", "hookrun"), 0o755);
   fs.copyFileSync(path.join(ROOT, "README.md"), path.join(dir, "README.md"));
   return dir;
 }

@@ -62,8 +62,15 @@ pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
         Some(t) if !t.trim().is_empty() => Some(text::parse(t).map_err(|m| settings(&file, m))?),
         _ => None,
     };
-    let program = program();
-    portable::check_program(args.agent, args.scope, &program).map_err(Error::Usage)?;
+    let program = crate::install::program::detect();
+    portable::check_program(
+        args.agent,
+        args.scope,
+        &program.word,
+        program.machine_specific.as_deref(),
+    )
+    .map_err(Error::Usage)?;
+    let program = said(program);
     let config_word = if named {
         let project = std::fs::canonicalize(&project).unwrap_or(project);
         Some(
@@ -202,31 +209,16 @@ fn config_to_register(args: &InstallArgs, project: &Path) -> Result<(PathBuf, bo
     }
 }
 
-/// How the command names hookrun: `hookrun` when the first `hookrun` on
-/// PATH is this very binary (a short label, no path shown to the model),
-/// else this binary's absolute path, with a warning.
-fn program() -> String {
-    let exe = std::env::current_exe().and_then(std::fs::canonicalize);
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("hookrun"))
-            .find(|c| c.is_file())
-    });
-    match (&exe, on_path.and_then(|p| std::fs::canonicalize(p).ok())) {
-        (Ok(exe), Some(found)) if &found == exe => "hookrun".into(),
-        (Ok(exe), found) => {
-            output::diagnostic(&format!(
-                "warning: {}; the command names this binary by its absolute path, {}",
-                match found {
-                    Some(f) => format!("`hookrun` on PATH is another binary ({})", f.display()),
-                    None => "`hookrun` is not on PATH".into(),
-                },
-                exe.display()
-            ));
-            crate::shell_word::word(&exe.display().to_string())
-        }
-        (Err(_), _) => "hookrun".into(),
+/// How the command names hookrun (`install::program`), its warning or
+/// note printed here, once.
+fn said(program: crate::install::program::Program) -> String {
+    if let Some(why) = &program.machine_specific {
+        output::diagnostic(&format!("warning: {why}"));
     }
+    if let Some(note) = &program.note {
+        output::diagnostic(&format!("note: {note}"));
+    }
+    program.word
 }
 
 /// `--uninstall`: hookrun's handlers out; the backup back when nothing

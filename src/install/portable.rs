@@ -70,12 +70,18 @@ pub fn config_word(
 ///
 /// # Errors
 /// Why, and where such a registration can go instead.
-pub fn check_program(agent: Agent, scope: Scope, program: &str) -> Result<(), String> {
+pub fn check_program(
+    agent: Agent,
+    scope: Scope,
+    program: &str,
+    why: Option<&str>,
+) -> Result<(), String> {
     if scope != Scope::Project || program == "hookrun" {
         return Ok(());
     }
     Err(format!(
-        "the command would name hookrun as {program}, a path on this machine only, in the project's shared settings file, where it fails (exit 127) on any other machine and the guard is off. Put this hookrun first on PATH as `hookrun`, or {}",
+        "the command would name hookrun as {program}, a path on this machine only{}, in the project's shared settings file, where it fails (exit 127) on any other machine and the guard is off. Put this hookrun first on PATH as `hookrun`, or {}",
+        why.map(|w| format!(" ({w})")).unwrap_or_default(),
         elsewhere(agent)
     ))
 }
@@ -128,9 +134,9 @@ mod tests {
 
     #[test]
     fn only_the_plain_word_is_portable() {
-        assert!(check_program(Agent::Claude, Scope::Project, "hookrun").is_ok());
-        assert!(check_program(Agent::Claude, Scope::Project, "/opt/hookrun").is_err());
-        assert!(check_program(Agent::Claude, Scope::Local, "/opt/hookrun").is_ok());
-        assert!(check_program(Agent::Copilot, Scope::User, "/opt/hookrun").is_ok());
+        assert!(check_program(Agent::Claude, Scope::Project, "hookrun", None).is_ok());
+        assert!(check_program(Agent::Claude, Scope::Project, "/opt/hookrun", None).is_err());
+        assert!(check_program(Agent::Claude, Scope::Local, "/opt/hookrun", None).is_ok());
+        assert!(check_program(Agent::Copilot, Scope::User, "/opt/hookrun", None).is_ok());
     }
 }

@@ -15,10 +15,12 @@
 //!   file-size limit ([`with_file_size_errors`]);
 //! - an exclusive advisory lock on a file, waited for a bounded time
 //!   ([`lock_exclusive_within`]);
-//! - whether a file can be executed ([`is_executable`]);
+//! - whether a file can be executed ([`is_executable`]), and whether two
+//!   names are one file ([`same_file`]);
 //! - waiting, without a thread, until stdin has bytes or is closed
 //!   ([`wait_stdin_readable`]);
-//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]);
+//! - whether a process is one of hookrun's ancestors ([`is_ancestor`]),
+//!   and which process started it ([`parent_pid`]);
 //! - a thread with a stack sized for the deepest event hookrun reads
 //!   ([`on_event_stack`], [`EVENT_STACK`]).
 
@@ -382,6 +384,13 @@ pub fn is_executable(meta: &Metadata) -> bool {
     !meta.is_dir() && imp::has_execute_permission(meta)
 }
 
+/// Whether two files' metadata describe the same file: two hard links to
+/// it, say, which no comparison of paths can tell.
+#[must_use]
+pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    imp::same_file(a, b)
+}
+
 /// Waits on the calling thread until stdin can be read without blocking
 /// (bytes have arrived, or the writer closed it), for at most `timeout`.
 /// Returns `false` when the time ran out. Bounding a read of stdin this way
@@ -403,4 +412,12 @@ pub fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool
 #[must_use]
 pub fn is_ancestor(pid: u32) -> Option<bool> {
     imp::is_ancestor(pid)
+}
+
+/// The pid of the process that started this one (its parent); `None` where
+/// the platform has no such notion. `install` uses it to trust a note from
+/// npm's launcher only in the process that launcher started itself.
+#[must_use]
+pub fn parent_pid() -> Option<u32> {
+    imp::parent_pid()
 }

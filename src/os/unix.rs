@@ -346,6 +346,17 @@ pub(super) fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Resu
     }
 }
 
+/// The same device and inode.
+pub(super) fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// `getppid`, which cannot fail.
+pub(super) fn parent_pid() -> Option<u32> {
+    Some(std::os::unix::process::parent_id())
+}
+
 /// Walks the parent chain through `/proc` (Linux): `pid` counts only when
 /// it is an ancestor running the same program as this process (its `comm`),
 /// and never init. Elsewhere `None`.

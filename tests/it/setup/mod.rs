@@ -6,6 +6,7 @@ mod config_show;
 mod init;
 mod install;
 mod install_agents;
+mod install_program;
 mod once;
 mod placeholder;
 mod plugin;

@@ -83,7 +83,10 @@ fn a_hook_in_the_projects_claude_settings_runs_once_after_init_and_install() {
         out.stderr.contains("Claude Code, which runs them itself"),
         "{out:?}"
     );
-    assert!(!out.system_message().contains("runs them itself"), "{out:?}");
+    assert!(
+        !out.system_message().contains("runs them itself"),
+        "{out:?}"
+    );
     // hookrun's own guards still judge the event.
     let denied = as_agent(
         &s,
