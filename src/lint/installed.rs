@@ -268,20 +268,29 @@ fn unregistered(
                 }
             }
             let message = format!(
-                "hookrun is registered on `{event}` in no agent that reads this file ({} {} it for other events), so this hook never runs until `install` registers the event again",
+                "hookrun is registered on `{event}` in no agent that reads this file ({} {} it for other events), so this hook never runs{}",
                 names.join(", "),
                 if names.len() == 1 {
                     "registers"
                 } else {
                     "register"
                 },
+                if installs.is_empty() {
+                    ""
+                } else {
+                    " until `install` registers the event"
+                },
             );
             let d = hook.diagnostic(Code::EventNotRegistered, message);
             out.push(if installs.is_empty() {
-                d.fix(format!(
-                    "none of {} has `{event}`: move the hook to an event it has, or remove it",
-                    names.join(", ")
-                ))
+                let lacking = match names.as_slice() {
+                    [one] => format!("{one} has no `{event}`: move the hook to an event it has"),
+                    _ => format!(
+                        "none of {} has `{event}`: move the hook to an event they have",
+                        names.join(", ")
+                    ),
+                };
+                d.fix(format!("{lacking}, or remove it"))
             } else {
                 d.fix(format!("run {}", installs.join(" and ")))
             });

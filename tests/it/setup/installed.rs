@@ -196,3 +196,29 @@ fn a_matcher_in_an_agents_own_settings_is_that_agents_name() {
     // reported; Claude Code's own is not.
     assert_eq!(w020, ["hookrun.toml"], "{out:?}");
 }
+
+#[test]
+fn at_user_scope_an_event_the_agent_lacks_is_said_with_no_install_to_run() {
+    let s = Setup::new().on_path();
+    let dir = s.user_config_dir();
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let config = dir.join("hookrun.toml");
+    std::fs::write(&config, PRE_TOOL).expect("write");
+    s.ok(&["install", "--agent", "codex"]);
+    let session_end = "\n[[hooks]]\nevent = \"SessionEnd\"\ncommand = \"true\"\n";
+    std::fs::write(&config, format!("{PRE_TOOL}{STOP}{session_end}")).expect("write");
+    let found = findings(&s, "W019");
+    assert_eq!(found.len(), 2, "{found:?}");
+    // Codex has Stop: installing again registers it, at user scope.
+    assert!(
+        found[0]["fix"]
+            .as_str()
+            .unwrap_or("")
+            .contains("`hookrun install --agent codex`"),
+        "{found:?}"
+    );
+    // Codex has no SessionEnd: no install can register it.
+    let fix = found[1]["fix"].as_str().unwrap_or("");
+    assert!(fix.contains("Codex has no `SessionEnd`"), "{fix}");
+    assert!(!fix.contains("hookrun install"), "{fix}");
+}
