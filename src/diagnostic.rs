@@ -78,6 +78,8 @@ codes! {
     RunsTwice => "W016", Warning, "hookrun registered in settings and enabled as a plugin";
     AgentRunsIt => "W017", Warning, "a hook the agent runs itself";
     AgentRunsTwice => "W018", Warning, "a hook both an agent and hookrun run";
+    EventNotRegistered => "W019", Warning, "a hook on an event hookrun is registered for in no agent";
+    OneAgentsTool => "W020", Warning, "a matcher names one agent's tool";
 }
 
 impl Serialize for Code {

@@ -3,6 +3,7 @@
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
 mod agent_twice;
+mod installed;
 mod invocation;
 mod plugin;
 mod scripts;
@@ -104,6 +105,7 @@ pub fn lint(config: &Config, project_dir: &Path) -> Vec<Diagnostic> {
     }
     plugin::lint_twice(config, &mut out);
     agent_twice::lint_agent_twice(config, project_dir, &mut out);
+    installed::lint_installed(config, project_dir, &mut out);
     out
 }
 

@@ -7,6 +7,7 @@ mod init;
 mod install;
 mod install_agents;
 mod install_program;
+mod installed;
 mod once;
 mod placeholder;
 mod plugin;
