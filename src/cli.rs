@@ -6,9 +6,11 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::FailMode;
 
+mod doctor;
 mod on_error;
 mod setup;
 mod trust;
+pub use doctor::{DoctorArgs, DoctorFormat, DoctorScope};
 pub use on_error::OnError;
 pub use setup::{ConfigCommand, InitArgs, InstallArgs};
 pub use trust::TrustArgs;
@@ -149,6 +151,20 @@ pub enum Command {
         "  hookrun install --agent cursor --uninstall",
     ))]
     Install(InstallArgs),
+    /// Prove the installed setup guards: find every registration of
+    /// hookrun in the agents' settings, report broken wiring, and fire
+    /// canary events through each registered command the way its agent
+    /// runs it (docs/doctor.md).
+    ///
+    /// Exit 0 when every guard the config promises holds in every
+    /// registration found; 1 otherwise, or when a registration is broken.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun doctor\n",
+        "  hookrun doctor --agent claude --scope project --no-hooks\n",
+        "  hookrun doctor --format json",
+    ))]
+    Doctor(DoctorArgs),
     /// Print the effective config: every file read, in discovery order, and
     /// every hook with the file it came from.
     #[command(after_help = concat!(

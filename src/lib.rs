@@ -30,6 +30,7 @@ pub mod decision;
 pub mod diagnostic;
 pub mod dialect;
 pub mod dirs;
+pub mod doctor;
 pub mod error;
 pub mod event;
 pub mod events;
@@ -99,6 +100,7 @@ pub fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Trust(args) => commands::trust::execute(args),
         cli::Command::Init(args) => commands::init::execute(args),
         cli::Command::Install(args) => commands::install::execute(args),
+        cli::Command::Doctor(args) => commands::doctor::execute(args),
         cli::Command::Config(args) => commands::config::execute(args),
         cli::Command::Schema => commands::meta::schema(),
         cli::Command::Completions { shell } => commands::meta::completions(*shell),

@@ -334,10 +334,33 @@ fn reset(len: usize) {
     r_code::reset(len);
 }
 
+/// `doctor`'s proof that the guard holds: a recursive delete of `/` is
+/// blocked, `ls` goes through.
+const CANARIES: &[super::guard::Canary] = {
+    use super::guard::{Canary, CanaryTool::Shell, Expect};
+    &[
+        Canary {
+            event: "PreToolUse",
+            tool: Shell,
+            input: "rm -rf /",
+            output: None,
+            expect: Expect::Blocked,
+        },
+        Canary {
+            event: "PreToolUse",
+            tool: Shell,
+            input: "ls",
+            output: None,
+            expect: Expect::Allowed,
+        },
+    ]
+};
+
 /// The registry entry of `dangerous-commands`.
 pub const ENTRY: Entry = Entry {
     name: "dangerous-commands",
     summary: "denies shell commands that destroy a system",
+    canaries: CANARIES,
     build: |o| {
         Ok(Box::new(DangerousCommands::new(options(
             "dangerous-commands",

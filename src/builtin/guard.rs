@@ -43,6 +43,56 @@ pub struct Entry {
     pub name: &'static str,
     pub summary: &'static str,
     pub build: fn(Value) -> Result<Box<dyn Guard>, String>,
+    /// The events `doctor` fires through each registration to prove the
+    /// guard holds there: strings inside events, never executed.
+    pub canaries: &'static [Canary],
+}
+
+/// One event a guard answers in a known way, for `doctor`.
+#[derive(Debug, Clone, Copy)]
+pub struct Canary {
+    /// hookrun's name of the event (`PreToolUse`, `PostToolUse`).
+    pub event: &'static str,
+    /// The tool the event is about, by family.
+    pub tool: CanaryTool,
+    /// The shell command, or the file name (placed in a scratch
+    /// directory) the tool reads.
+    pub input: &'static str,
+    /// The tool's output, for an event after the tool ran.
+    pub output: Option<&'static str>,
+    /// What the guard must make of it.
+    pub expect: Expect,
+}
+
+/// The tool family of a canary, named in each agent's own words by the
+/// dialect that fires it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CanaryTool {
+    Shell,
+    Read,
+}
+
+/// What a guard must make of a canary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// The call is blocked.
+    Blocked,
+    /// The call goes through untouched.
+    Allowed,
+    /// The output reaches the model with the secret replaced.
+    Redacted,
+}
+
+impl Expect {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expect::Blocked => "blocked",
+            Expect::Allowed => "allowed",
+            Expect::Redacted => "redacted",
+        }
+    }
 }
 
 /// Deserialises a guard's options, naming the guard in the error.

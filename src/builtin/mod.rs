@@ -48,7 +48,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::event::Event;
-pub use guard::{Context, Entry, Guard, Verdict};
+pub use guard::{Canary, CanaryTool, Context, Entry, Expect, Guard, Verdict};
 
 /// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one
 /// list: a new guard is one file and its name here.

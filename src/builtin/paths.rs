@@ -196,10 +196,33 @@ fn expand(pattern: &str, home: &Path) -> String {
     }
 }
 
+/// `doctor`'s proof that the guard holds: reading a `.env` is blocked, a
+/// harmless file is read. Both are named in a scratch directory.
+const CANARIES: &[super::guard::Canary] = {
+    use super::guard::{Canary, CanaryTool::Read, Expect};
+    &[
+        Canary {
+            event: "PreToolUse",
+            tool: Read,
+            input: ".env",
+            output: None,
+            expect: Expect::Blocked,
+        },
+        Canary {
+            event: "PreToolUse",
+            tool: Read,
+            input: "notes.txt",
+            output: None,
+            expect: Expect::Allowed,
+        },
+    ]
+};
+
 /// The registry entry of `protect-paths`.
 pub const ENTRY: Entry = Entry {
     name: "protect-paths",
     summary: "denies reads/writes of sensitive files, traversal, writes outside roots",
+    canaries: CANARIES,
     build: |o| Ok(Box::new(ProtectPaths::new(options("protect-paths", o)?))),
 };
 

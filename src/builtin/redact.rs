@@ -277,10 +277,27 @@ fn unquote(s: &str, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
     r
 }
 
+/// `doctor`'s proof that the guard holds: a made-up GitHub token in a
+/// shell command's output reaches the model redacted.
+const CANARIES: &[super::guard::Canary] = {
+    use super::guard::{Canary, CanaryTool::Shell, Expect};
+    &[Canary {
+        event: "PostToolUse",
+        tool: Shell,
+        input: "env",
+        output: Some(CANARY_TOKEN_LINE),
+        expect: Expect::Redacted,
+    }]
+};
+
+/// A made-up token of GitHub's shape, in the output `doctor` fires.
+pub const CANARY_TOKEN_LINE: &str = "GH_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+
 /// The registry entry of `redact-secrets`.
 pub const ENTRY: Entry = Entry {
     name: "redact-secrets",
     summary: "replaces secrets in the tool output with `[REDACTED:<rule>]`",
+    canaries: CANARIES,
     build: |o| Ok(Box::new(Redactor::new(options("redact-secrets", o)?)?)),
 };
 

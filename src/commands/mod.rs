@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod check;
 pub mod config;
 pub mod convert;
+pub mod doctor;
 pub mod explain;
 pub mod init;
 pub mod install;

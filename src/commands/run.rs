@@ -314,6 +314,14 @@ pub(crate) fn drop_registrations(config: &mut Config, found: &[config::Found]) {
         .retain(|h| !(claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun()));
 }
 
+/// The variable `doctor --no-hooks` sets so that its canaries reach only
+/// the built-in guards: `run` then drops every command hook of the config.
+pub const BUILTINS_ONLY_VAR: &str = "HOOKRUN_BUILTINS_ONLY";
+
+fn builtins_only() -> bool {
+    std::env::var_os(BUILTINS_ONLY_VAR).is_some_and(|v| v == "1")
+}
+
 pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
@@ -323,6 +331,11 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     };
     let mut config = config::load_found(&found, options)?;
     drop_registrations(&mut config, &found);
+    if builtins_only() {
+        config
+            .hooks
+            .retain(|h| matches!(h.action, config::Action::Builtin(_)));
+    }
     if found.is_empty() {
         output::diagnostic(&no_config_warning());
         // Run as a hook with nothing to run: what the user meant to run

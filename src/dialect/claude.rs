@@ -198,3 +198,39 @@ impl super::protocol::Protocol for Claude {
 #[cfg(test)]
 #[path = "tests/claude.rs"]
 mod tests;
+
+/// How Claude Code starts a command hook on macOS and Linux: `/bin/sh -c`
+/// whatever `$SHELL` is, in the project directory, with
+/// `CLAUDE_PROJECT_DIR` exported (the shell expands it; no text is
+/// replaced).
+pub(crate) const LAUNCH: super::canary::Launch = super::canary::Launch {
+    shell: super::canary::Shell::BinSh,
+    project_vars: &["CLAUDE_PROJECT_DIR"],
+    substituted: &[],
+    cwd: super::canary::Cwd::Project,
+};
+
+/// Claude Code blocks on exit 2 or a deny, and takes a replaced output
+/// from `hookSpecificOutput.updatedToolOutput`.
+pub(crate) const READS: super::canary::Reads = super::canary::Reads {
+    exit_2_needs_stderr: false,
+    replaced_output: Some(&["hookSpecificOutput", "updatedToolOutput"]),
+};
+
+/// A canary event as Claude Code sends it.
+pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
+    let (tool, input) = super::canary::tool(f, ("Bash", "Read"), "file_path");
+    let mut v = serde_json::json!({
+        "session_id": "hookrun-doctor",
+        "transcript_path": "",
+        "cwd": f.cwd,
+        "permission_mode": "default",
+        "hook_event_name": f.agent_event,
+        "tool_name": tool,
+        "tool_input": input,
+    });
+    if let Some(out) = f.output {
+        v["tool_response"] = serde_json::json!({"stdout": out, "stderr": "", "interrupted": false});
+    }
+    Some(v)
+}

@@ -163,3 +163,43 @@ impl super::protocol::Protocol for Codex {
 #[cfg(test)]
 #[path = "tests/codex.rs"]
 mod tests;
+
+/// How Codex starts a command hook: `$SHELL -lc` (a login shell, so the
+/// user's profile runs and may change PATH), in the session's working
+/// directory, with no project variable.
+pub(crate) const LAUNCH: super::canary::Launch = super::canary::Launch {
+    shell: super::canary::Shell::UserLogin,
+    project_vars: &[],
+    substituted: &[],
+    cwd: super::canary::Cwd::Project,
+};
+
+/// Codex blocks on exit 2 only with a reason on stderr, or on a deny, and
+/// takes a replaced output from `hookSpecificOutput.updatedToolOutput`.
+pub(crate) const READS: super::canary::Reads = super::canary::Reads {
+    exit_2_needs_stderr: true,
+    replaced_output: Some(&["hookSpecificOutput", "updatedToolOutput"]),
+};
+
+/// A canary event as Codex sends it; Codex's only tool that reads a file
+/// is its shell, so a read canary has no Codex shape.
+pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
+    if f.tool == crate::builtin::CanaryTool::Read {
+        return None;
+    }
+    let (tool, input) = super::canary::tool(f, ("Bash", "Read"), "file_path");
+    let mut v = serde_json::json!({
+        "session_id": "hookrun-doctor",
+        "transcript_path": null,
+        "cwd": f.cwd,
+        "model": "gpt-5",
+        "permission_mode": "default",
+        "hook_event_name": f.agent_event,
+        "tool_name": tool,
+        "tool_input": input,
+    });
+    if let Some(out) = f.output {
+        v["tool_response"] = Value::String(out.to_owned());
+    }
+    Some(v)
+}

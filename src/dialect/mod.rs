@@ -8,6 +8,7 @@
 //! rules, so existing hook scripts run unchanged. `input = "…"` on a hook
 //! asks for another dialect.
 
+pub mod canary;
 pub mod convert;
 pub mod flat_hooks;
 pub mod id;

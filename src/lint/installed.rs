@@ -15,20 +15,27 @@ use crate::install::location::{Homes, hook_files, settings_file};
 
 /// One hookrun registration found in an agent's settings.
 #[derive(Debug, Clone)]
-struct Registration {
-    agent: Agent,
-    scope: Scope,
+pub(crate) struct Registration {
+    pub(crate) agent: Agent,
+    pub(crate) scope: Scope,
+    /// The settings file it is in.
+    pub(crate) file: PathBuf,
     /// The agent's own name of the event it is registered on.
-    event: String,
+    pub(crate) event: String,
+    /// The command as written.
+    pub(crate) command: String,
+    /// The handler's own fail-safe key, as written (Claude Code's
+    /// `onFailure`, Cursor's `failClosed`); `None` when it has none.
+    pub(crate) fail_safe: Option<serde_json::Value>,
     /// The config it names with `--config`, resolved against the project;
     /// `None`: it reads the files discovery finds.
-    config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
 }
 
 /// Every hookrun registration in the agents' JSON settings files for a
 /// session in `project` (both scopes; Codex's `config.toml` hooks are not
 /// read).
-fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> {
+pub(crate) fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> {
     let mut out = Vec::new();
     for agent in Agent::ALL {
         for file in hook_files(agent, project, homes) {
@@ -48,12 +55,15 @@ fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> {
             for (event, handlers) in events {
                 let mut commands = Vec::new();
                 registration_commands(handlers, agent, &mut commands);
-                for command in commands {
+                for (command, fail_safe) in commands {
                     out.push(Registration {
                         agent,
                         scope,
+                        file: file.clone(),
                         event: event.clone(),
                         config: config_of(&command, project),
+                        command,
+                        fail_safe,
                     });
                 }
             }
@@ -63,15 +73,24 @@ fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> {
 }
 
 /// The registration commands for `agent` anywhere under `value`
-/// (Claude Code's `command`, Copilot CLI's `bash`).
-fn registration_commands(value: &serde_json::Value, agent: Agent, out: &mut Vec<String>) {
+/// (Claude Code's `command`, Copilot CLI's `bash`), each with its
+/// handler's fail-safe key.
+fn registration_commands(
+    value: &serde_json::Value,
+    agent: Agent,
+    out: &mut Vec<(String, Option<serde_json::Value>)>,
+) {
     use serde_json::Value;
     match value {
         Value::Object(map) => {
             for (k, v) in map {
                 match v.as_str() {
                     Some(c) if (k == "command" || k == "bash") && is_registration(c, agent) => {
-                        out.push(c.to_owned());
+                        let fail_safe = map
+                            .get("onFailure")
+                            .or_else(|| map.get("failClosed"))
+                            .cloned();
+                        out.push((c.to_owned(), fail_safe));
                     }
                     _ => registration_commands(v, agent, out),
                 }
@@ -130,7 +149,7 @@ fn config_of(command: &str, project: &Path) -> Option<PathBuf> {
 }
 
 /// One shell word without its quotes (single, double, backslash).
-fn unquote(word: &str) -> String {
+pub(crate) fn unquote(word: &str) -> String {
     let mut out = String::new();
     let mut chars = word.chars();
     let mut quote: Option<char> = None;
@@ -150,7 +169,7 @@ fn unquote(word: &str) -> String {
 }
 
 /// hookrun's events that an agent's registration on `theirs` receives.
-fn model_events(agent: Agent, theirs: &str) -> Vec<String> {
+pub(crate) fn model_events(agent: Agent, theirs: &str) -> Vec<String> {
     let table = |t: &[(&str, &str)]| -> Vec<String> {
         t.iter()
             .filter(|(a, _)| *a == theirs)
@@ -300,7 +319,7 @@ fn unregistered(
 
 /// The `install` command that rewrites a registration with every event
 /// its config uses.
-fn install_command(r: &Registration, project: &Path) -> String {
+pub(crate) fn install_command(r: &Registration, project: &Path) -> String {
     let mut c = format!("`hookrun install --agent {}", r.agent.as_str());
     match r.scope {
         Scope::User => {}

@@ -3,7 +3,7 @@
 //! think (landscape section 9). Reads hook scripts; runs nothing.
 
 mod agent_twice;
-mod installed;
+pub(crate) mod installed;
 mod invocation;
 mod plugin;
 mod scripts;

@@ -191,3 +191,39 @@ impl super::protocol::Protocol for Copilot {
 #[cfg(test)]
 #[path = "../tests/copilot.rs"]
 mod tests;
+
+/// How Copilot CLI starts a hook's `bash` command: `bash -c`, in the
+/// session's working directory, with no project variable.
+pub(crate) const LAUNCH: super::canary::Launch = super::canary::Launch {
+    shell: super::canary::Shell::Bash,
+    project_vars: &[],
+    substituted: &[],
+    cwd: super::canary::Cwd::Project,
+};
+
+/// Copilot CLI denies on `permissionDecision: "deny"` (and exit 2); it
+/// takes no replaced tool output.
+pub(crate) const READS: super::canary::Reads = super::canary::Reads {
+    exit_2_needs_stderr: false,
+    replaced_output: None,
+};
+
+/// A canary event as Copilot CLI sends it: camelCase, the tool's
+/// arguments as a JSON string, no event name.
+pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
+    let (tool, args) = match f.tool {
+        crate::builtin::CanaryTool::Shell => ("bash", serde_json::json!({"command": f.input})),
+        crate::builtin::CanaryTool::Read => ("view", serde_json::json!({"path": f.input})),
+    };
+    let mut v = serde_json::json!({
+        "sessionId": "hookrun-doctor",
+        "timestamp": 1_767_225_600_000_u64,
+        "cwd": f.cwd,
+        "toolName": tool,
+        "toolArgs": args.to_string(),
+    });
+    if let Some(out) = f.output {
+        v["toolResult"] = serde_json::json!({"resultType": "success", "textResultForLlm": out});
+    }
+    Some(v)
+}

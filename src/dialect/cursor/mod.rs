@@ -246,3 +246,37 @@ impl super::protocol::Protocol for Cursor {
 #[cfg(test)]
 #[path = "../tests/cursor.rs"]
 mod tests;
+
+/// How Cursor starts a hook's command: `sh -c` in the workspace root,
+/// with no project variable (the payload's `workspace_roots` names it).
+pub(crate) const LAUNCH: super::canary::Launch = super::canary::Launch {
+    shell: super::canary::Shell::BinSh,
+    project_vars: &[],
+    substituted: &[],
+    cwd: super::canary::Cwd::Project,
+};
+
+/// Cursor denies on exit 2 or `permission: "deny"`; it takes no replaced
+/// tool output.
+pub(crate) const READS: super::canary::Reads = super::canary::Reads {
+    exit_2_needs_stderr: false,
+    replaced_output: None,
+};
+
+/// A canary event as Cursor sends it.
+pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
+    let (tool, input) = super::canary::tool(f, ("Shell", "Read"), "file_path");
+    let mut v = json!({
+        "conversation_id": "hookrun-doctor",
+        "generation_id": "hookrun-doctor",
+        "workspace_roots": [f.cwd],
+        "cwd": f.cwd,
+        "hook_event_name": f.agent_event,
+        "tool_name": tool,
+        "tool_input": input,
+    });
+    if let Some(out) = f.output {
+        v["tool_output"] = Value::String(out.to_owned());
+    }
+    Some(v)
+}

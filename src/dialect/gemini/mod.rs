@@ -176,3 +176,39 @@ impl super::protocol::Protocol for Gemini {
 #[cfg(test)]
 #[path = "../tests/gemini.rs"]
 mod tests;
+
+/// How Gemini CLI starts a command hook on macOS and Linux: `bash -c`,
+/// in the event's `cwd`, with `$GEMINI_PROJECT_DIR` and
+/// `$CLAUDE_PROJECT_DIR` replaced (shell-quoted) in the command text and
+/// exported too.
+pub(crate) const LAUNCH: super::canary::Launch = super::canary::Launch {
+    shell: super::canary::Shell::Bash,
+    project_vars: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    substituted: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    cwd: super::canary::Cwd::EventCwd,
+};
+
+/// Gemini CLI blocks on exit 2 or `decision: "deny"`; it takes no
+/// replaced tool output.
+pub(crate) const READS: super::canary::Reads = super::canary::Reads {
+    exit_2_needs_stderr: false,
+    replaced_output: None,
+};
+
+/// A canary event as Gemini CLI sends it.
+pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
+    let (tool, input) = super::canary::tool(f, ("run_shell_command", "read_file"), "file_path");
+    let mut v = serde_json::json!({
+        "session_id": "hookrun-doctor",
+        "transcript_path": "",
+        "cwd": f.cwd,
+        "timestamp": "2026-01-01T00:00:00Z",
+        "hook_event_name": f.agent_event,
+        "tool_name": tool,
+        "tool_input": input,
+    });
+    if let Some(out) = f.output {
+        v["tool_response"] = serde_json::json!({"llmContent": out, "returnDisplay": out});
+    }
+    Some(v)
+}

@@ -3,6 +3,7 @@
 //! own temporary HOME and project.
 
 mod config_show;
+mod doctor;
 mod init;
 mod install;
 mod install_agents;

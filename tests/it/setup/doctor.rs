@@ -1,0 +1,268 @@
+//! `hookrun doctor` over real setups: `init` and `install` for every
+//! agent, then each way the wiring breaks, each named by its code. The
+//! canaries run through the very commands `install` wrote, started the way
+//! each agent starts them.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::Setup;
+use crate::support::{BIN, Out, finish};
+
+/// `hookrun doctor ARGS --format json` with `/bin/sh` as the user's shell
+/// (Codex's login shell), whose profile puts the built hookrun on PATH as
+/// a user's profile would (a login shell resets PATH from /etc/profile).
+fn doctor(s: &Setup, args: &[&str], path: Option<&str>) -> (Out, Value) {
+    let bin_dir = Path::new(BIN).parent().expect("bin dir");
+    std::fs::write(
+        s.home().join(".profile"),
+        format!("PATH={}:$PATH\n", bin_dir.display()),
+    )
+    .expect("profile");
+    let mut cmd: Command = s.command(BIN);
+    cmd.arg("doctor")
+        .args(args)
+        .args(["--format", "json"])
+        .env("SHELL", "/bin/sh");
+    if let Some(p) = path {
+        cmd.env("PATH", p);
+    }
+    let out = finish(cmd.spawn().expect("spawn"), Instant::now());
+    let v: Value =
+        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("doctor's JSON: {e}: {out:?}"));
+    (out, v)
+}
+
+/// Every problem code of every registration.
+fn codes(v: &Value) -> Vec<String> {
+    v["registrations"]
+        .as_array()
+        .expect("registrations")
+        .iter()
+        .flat_map(|r| r["problems"].as_array().cloned().unwrap_or_default())
+        .map(|p| p["code"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+fn write(s: &Setup, rel: &str, v: &Value) {
+    let p = s.project().join(rel);
+    std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+    std::fs::write(p, serde_json::to_string_pretty(v).expect("json")).expect("write");
+}
+
+/// A starter config, trusted, and hookrun registered for `agents` at
+/// project scope.
+fn installed(agents: &[&str]) -> Setup {
+    let s = Setup::new().on_path();
+    s.ok(&["init"]);
+    for agent in agents {
+        s.ok(&["install", "--agent", agent, "--scope", "project"]);
+    }
+    s
+}
+
+#[test]
+fn a_healthy_setup_for_every_agent_holds_every_canary() {
+    let s = installed(&["claude", "codex", "gemini", "cursor", "copilot"]);
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(codes(&v).is_empty(), "{v:#}");
+    let canaries = v["canaries"].as_array().expect("canaries");
+    for agent in ["claude", "codex", "gemini", "cursor", "copilot"] {
+        let mine: Vec<&Value> = canaries.iter().filter(|c| c["agent"] == agent).collect();
+        assert!(
+            mine.iter()
+                .any(|c| c["guard"] == "dangerous-commands" && c["got"] == "blocked"),
+            "{agent}: {v:#}"
+        );
+        assert!(
+            mine.iter()
+                .any(|c| c["guard"] == "dangerous-commands" && c["got"] == "allowed"),
+            "{agent}: {v:#}"
+        );
+        assert!(mine.iter().all(|c| c["holds"] == true), "{agent}: {v:#}");
+    }
+    // Output redaction where the agent takes a replaced output.
+    for agent in ["claude", "codex"] {
+        assert!(
+            canaries.iter().any(|c| c["agent"] == agent
+                && c["guard"] == "redact-secrets"
+                && c["got"] == "redacted"),
+            "{agent}: {v:#}"
+        );
+    }
+    assert!(
+        canaries.iter().any(|c| c["agent"] == "claude"
+            && c["guard"] == "protect-paths"
+            && c["got"] == "blocked"),
+        "{v:#}"
+    );
+    let regs = v["registrations"].as_array().expect("registrations");
+    assert!(
+        regs.iter().all(|r| r["trust"] == "trusted"
+            && !r["config_layers"].as_array().expect("layers").is_empty()),
+        "{v:#}"
+    );
+
+    // The text report says the same, and --agent narrows it.
+    let text = s.run(&["doctor", "--agent", "claude", "--no-hooks"]);
+    assert_eq!(text.code, 0, "{text:?}");
+    assert!(text.stdout.contains("guarded"), "{text:?}");
+    assert!(!text.stdout.contains("codex"), "{text:?}");
+}
+
+#[test]
+fn hookrun_missing_from_the_agents_path_is_d001_and_its_canaries_fail() {
+    let s = installed(&["claude"]);
+    let (out, v) = doctor(&s, &[], Some("/usr/local/bin:/usr/bin:/bin"));
+    assert_eq!(out.code, 1, "{out:?}");
+    let c = codes(&v);
+    assert!(c.contains(&"D001".to_owned()), "{v:#}");
+    assert!(c.contains(&"D009".to_owned()), "{v:#}");
+    assert!(
+        v["canaries"]
+            .as_array()
+            .expect("canaries")
+            .iter()
+            .all(|c| c["holds"] == false),
+        "{v:#}"
+    );
+}
+
+fn claude_settings(command: &str, on_failure: bool) -> Value {
+    let mut handler = json!({"type": "command", "command": command, "timeout": 15});
+    if on_failure {
+        handler["onFailure"] = json!("block");
+    }
+    json!({"hooks": {
+        "PreToolUse": [{"hooks": [handler.clone()]}],
+        "PostToolUse": [{"hooks": [handler]}],
+    }})
+}
+
+#[test]
+fn a_path_of_this_machine_in_the_projects_settings_is_d002() {
+    let s = installed(&[]);
+    write(
+        &s,
+        ".claude/settings.json",
+        &claude_settings(&format!("{BIN} run --dialect claude"), true),
+    );
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(codes(&v), ["D002"], "{v:#}");
+
+    // The config named by an absolute path, for Codex.
+    let s = installed(&[]);
+    let config = s.project().join("hookrun.toml");
+    write(
+        &s,
+        ".codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": format!("hookrun run --dialect codex --config {}", config.display())}]}]}}),
+    );
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(codes(&v).contains(&"D002".to_owned()), "{v:#}");
+}
+
+#[test]
+fn a_copilot_registration_without_its_event_is_d003_and_blocks_nothing() {
+    let s = installed(&[]);
+    write(
+        &s,
+        ".github/hooks/hookrun.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "hookrun run --dialect copilot", "timeoutSec": 15}]}}),
+    );
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let c = codes(&v);
+    assert!(c.contains(&"D003".to_owned()), "{v:#}");
+    assert!(c.contains(&"D009".to_owned()), "{v:#}");
+}
+
+#[test]
+fn a_claude_registration_without_on_failure_is_d004() {
+    let s = installed(&[]);
+    write(
+        &s,
+        ".claude/settings.json",
+        &claude_settings("hookrun run --dialect claude", false),
+    );
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(codes(&v), ["D004"], "{v:#}");
+    assert!(
+        v["registrations"][0]["problems"][0]["fix"]
+            .as_str()
+            .expect("fix")
+            .contains("hookrun install --agent claude --scope project")
+    );
+}
+
+#[test]
+fn an_event_no_registration_receives_is_d005() {
+    let s = installed(&["claude"]);
+    let config = s.project().join("hookrun.toml");
+    let mut text = std::fs::read_to_string(&config).expect("read");
+    text.push_str("\n[[hooks]]\nevent = \"UserPromptSubmit\"\ncommand = \"true\"\n");
+    std::fs::write(&config, text).expect("write");
+    s.ok(&["trust", "hookrun.toml"]);
+    let (out, v) = doctor(&s, &["--no-hooks"], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(codes(&v), ["D005"], "{v:#}");
+}
+
+#[test]
+fn a_hook_both_the_agent_and_hookrun_run_is_d006() {
+    let s = installed(&[]);
+    let config = s.project().join("hookrun.toml");
+    let mut text = std::fs::read_to_string(&config).expect("read");
+    text.push_str("\n[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\n");
+    std::fs::write(&config, text).expect("write");
+    s.ok(&["trust", "hookrun.toml"]);
+    let mut settings = claude_settings("hookrun run --dialect claude", true);
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .expect("array")
+        .push(json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}));
+    write(&s, ".claude/settings.json", &settings);
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(codes(&v).contains(&"D006".to_owned()), "{v:#}");
+}
+
+#[test]
+fn an_untrusted_project_config_is_d007_and_its_redaction_fails() {
+    let s = Setup::new().on_path();
+    s.ok(&["init", "--no-trust"]);
+    s.ok(&["install", "--agent", "claude", "--scope", "project"]);
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let c = codes(&v);
+    assert!(c.contains(&"D007".to_owned()), "{v:#}");
+    assert!(c.contains(&"D009".to_owned()), "{v:#}");
+    assert_eq!(v["registrations"][0]["trust"], "untrusted", "{v:#}");
+    let redact = v["canaries"]
+        .as_array()
+        .expect("canaries")
+        .iter()
+        .find(|c| c["guard"] == "redact-secrets")
+        .cloned()
+        .expect("a redaction canary");
+    assert_eq!(redact["got"], "not redacted", "{v:#}");
+    // Trusting it is the fix.
+    s.ok(&["trust", "hookrun.toml"]);
+    let (out, _) = doctor(&s, &[], None);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn no_registration_at_all_is_not_guarded() {
+    let s = installed(&[]);
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(v["registrations"].as_array().expect("array").is_empty());
+}
