@@ -227,14 +227,23 @@ fn examine(
         }
     }
     if !no_hooks {
-        let effective = effective(&files, options);
+        let loaded = effective(&files, options);
+        let homes = Homes::from_env();
+        // As `run` evaluates it for this agent: hooks read from the agent's
+        // own files are the agent's to run.
+        let effective = config::for_agent(&loaded, agent.dialect(), project, &homes);
         for hook in &effective.hooks {
             let reached = models.iter().any(|(_, m)| hook.listens_to(m));
             if reached
                 && matches!(hook.action, crate::config::Action::Command { .. })
                 && !hook.runs_hookrun()
             {
-                let line = format!("{} ({})", hook.label(), hook.origin.file.display());
+                let named = hook
+                    .name
+                    .as_ref()
+                    .map(|n| format!("{n}: "))
+                    .unwrap_or_default();
+                let line = format!("{named}{} ({})", hook.label(), hook.origin.file.display());
                 if !report.command_hooks.contains(&line) {
                     report.command_hooks.push(line);
                 }

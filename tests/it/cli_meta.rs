@@ -137,7 +137,7 @@ fn help_examples_render_one_per_line() {
     }
     // No subcommand's help runs examples together.
     for sub in [
-        "run", "check", "explain", "test", "convert", "trust", "install",
+        "run", "check", "explain", "test", "convert", "trust", "install", "doctor",
     ] {
         let (_, out, _) = hookrun(&[sub, "--help"], dir.path());
         assert!(!out.contains("Examples: hookrun"), "{sub}: {out}");
@@ -163,6 +163,7 @@ fn man_writes_a_page_per_subcommand() {
         "-trust",
         "-init",
         "-install",
+        "-doctor",
         "-config",
         "-config-show",
         "-audit",

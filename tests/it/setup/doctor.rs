@@ -260,9 +260,42 @@ fn an_untrusted_project_config_is_d007_and_its_redaction_fails() {
 }
 
 #[test]
-fn no_registration_at_all_is_not_guarded() {
+fn no_registration_at_all_is_not_guarded_and_a_bad_flag_is_usage() {
     let s = installed(&[]);
     let (out, v) = doctor(&s, &[], None);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(v["registrations"].as_array().expect("array").is_empty());
+    let text = s.run(&["doctor"]);
+    assert_eq!(text.code, 1, "{text:?}");
+    assert!(
+        text.stdout.contains("no hookrun registration found"),
+        "{text:?}"
+    );
+    assert_eq!(s.run(&["doctor", "--format", "yaml"]).code, 2);
+    assert_eq!(s.run(&["doctor", "--scope", "local"]).code, 2);
+}
+
+#[test]
+fn the_command_hooks_canaries_reach_are_listed_and_no_hooks_keeps_them_from_running() {
+    let s = installed(&["claude"]);
+    let marker = s.home().join("ran");
+    let config = s.project().join("hookrun.toml");
+    let mut text = std::fs::read_to_string(&config).expect("read");
+    text.push_str(&format!(
+        "\n[[hooks]]\nname = \"notify\"\nevent = \"PreToolUse\"\ncommand = \"touch '{}'\"\n",
+        marker.display()
+    ));
+    std::fs::write(&config, text).expect("write");
+    s.ok(&["trust", "hookrun.toml"]);
+    let out = s.run(&["doctor", "--no-hooks"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!marker.exists(), "a command hook ran under --no-hooks");
+    let out = s.run(&["doctor"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let listed = out.stdout.find("notify").expect("the hook is listed");
+    assert!(
+        listed < out.stdout.find("canaries:").expect("canaries"),
+        "{out:?}"
+    );
+    assert!(marker.exists(), "the canaries reach the command hook");
 }
