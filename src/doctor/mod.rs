@@ -165,7 +165,8 @@ pub struct Facts<'a> {
     pub command: &'a str,
     /// hookrun's names of the events it is registered for.
     pub model_events: &'a [String],
-    /// Whether every handler has the fail-safe key `install` writes.
+    /// The agent's events whose handler lacks the fail-safe key `install`
+    /// writes there (`install::fail_safe`).
     pub fail_safe_missing_on: Vec<String>,
     /// Whether the program word resolves to an executable.
     pub program_found: bool,

@@ -299,3 +299,79 @@ fn the_command_hooks_canaries_reach_are_listed_and_no_hooks_keeps_them_from_runn
     );
     assert!(marker.exists(), "the canaries reach the command hook");
 }
+
+#[test]
+fn a_config_named_from_each_agents_project_directory_is_read_and_guards() {
+    for agent in ["claude", "codex", "gemini", "cursor", "copilot"] {
+        let s = Setup::new().on_path();
+        s.ok(&["init"]);
+        s.ok(&[
+            "install",
+            "--agent",
+            agent,
+            "--scope",
+            "project",
+            "--config",
+            "hookrun.toml",
+        ]);
+        let (out, v) = doctor(&s, &[], None);
+        assert_eq!(out.code, 0, "{agent}: {out:?}");
+        let reg = &v["registrations"][0];
+        assert!(
+            reg["command"]
+                .as_str()
+                .expect("command")
+                .contains("--config"),
+            "{agent}: {v:#}"
+        );
+        let layers = reg["config_layers"].as_array().expect("layers");
+        assert_eq!(layers.len(), 1, "{agent}: {v:#}");
+        assert_eq!(layers[0]["source"], "explicit", "{agent}: {v:#}");
+        assert!(
+            layers[0]["path"]
+                .as_str()
+                .expect("path")
+                .ends_with("/hookrun.toml"),
+            "{agent}: {v:#}"
+        );
+        assert!(
+            v["canaries"]
+                .as_array()
+                .expect("canaries")
+                .iter()
+                .any(|c| c["guard"] == "dangerous-commands" && c["got"] == "blocked"),
+            "{agent}: {v:#}"
+        );
+    }
+}
+
+#[test]
+fn a_config_the_registration_names_that_is_gone_is_d008_and_blocks_everything() {
+    let s = installed(&[]);
+    write(
+        &s,
+        ".claude/settings.json",
+        &claude_settings(
+            "hookrun run --dialect claude --config \"$CLAUDE_PROJECT_DIR\"/gone.toml",
+            true,
+        ),
+    );
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let c = codes(&v);
+    assert!(c.contains(&"D008".to_owned()), "{v:#}");
+    assert_eq!(
+        v["registrations"][0]["config_layers"][0]["trust"],
+        "missing"
+    );
+    // hookrun blocks what it cannot evaluate: `ls` is blocked too, so the
+    // allow canaries fail.
+    assert!(
+        v["canaries"]
+            .as_array()
+            .expect("canaries")
+            .iter()
+            .all(|c| c["expected"] != "allowed" || c["holds"] == false),
+        "{v:#}"
+    );
+}
