@@ -58,6 +58,7 @@ pub fn execute(args: &DoctorArgs) -> Result<ExitStatus, Error> {
             source,
         })?;
     let mut report = Report {
+        problems: unreadable_settings(&project, &homes, &args.agent),
         registrations: Vec::new(),
         canaries: Vec::new(),
         skipped: Vec::new(),
@@ -112,6 +113,44 @@ pub fn execute(args: &DoctorArgs) -> Result<ExitStatus, Error> {
         }
     }
     Ok(u8::from(!report.ok))
+}
+
+/// D010 for each agent's JSON settings file that does not parse: its
+/// registrations cannot be seen (and the agent may skip the file).
+fn unreadable_settings(project: &Path, homes: &Homes, agents: &[Agent]) -> Vec<Problem> {
+    let mut out: Vec<Problem> = Vec::new();
+    for agent in Agent::ALL {
+        if !agents.is_empty() && !agents.contains(&agent) {
+            continue;
+        }
+        for file in crate::install::location::hook_files(agent, project, homes) {
+            if file.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let why = match std::fs::read(&file) {
+                Err(e) => e.to_string(),
+                Ok(bytes) => match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                    Ok(_) => continue,
+                    Err(e) => e.to_string(),
+                },
+            };
+            let p = Problem::new(
+                "D010",
+                format!(
+                    "`{}` cannot be read as JSON ({why}): no registration in it can be seen",
+                    file.display()
+                ),
+                format!(
+                    "fix it (`hookrun check {}` names the line), then run `hookrun doctor` again",
+                    crate::shell_word::word(&file.display().to_string())
+                ),
+            );
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// The registrations of one handler command in one file, on each event.

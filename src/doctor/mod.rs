@@ -39,6 +39,10 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     ("D008", "a config the registration reads cannot be loaded"),
     (
+        "D010",
+        "an agent's settings file that is not valid JSON: what it registers cannot be seen",
+    ),
+    (
         "D009",
         "a canary got what the guard promises against (a block, an allow or a redaction failed)",
     ),
@@ -110,6 +114,8 @@ pub struct CanaryResult {
 /// Everything `doctor` found.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// Problems of no one registration (D010).
+    pub problems: Vec<Problem>,
     pub registrations: Vec<Registration>,
     pub canaries: Vec<CanaryResult>,
     /// Canaries that could not be fired, and why (an agent with no shape
@@ -127,6 +133,7 @@ impl Report {
     #[must_use]
     pub fn healthy(&self) -> bool {
         !self.registrations.is_empty()
+            && self.problems.is_empty()
             && self.registrations.iter().all(|r| r.problems.is_empty())
             && self.canaries.iter().all(|c| c.holds)
     }
@@ -298,6 +305,9 @@ pub fn promised(config: &Config, model_event: &str) -> Vec<(&'static str, Canary
 pub fn render_text(r: &Report) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
+    for p in &r.problems {
+        let _ = writeln!(s, "{}: {}\n  fix: {}", p.code, p.message, p.fix);
+    }
     if r.registrations.is_empty() {
         s.push_str("no hookrun registration found in any agent's settings: nothing runs hookrun (run `hookrun install --agent AGENT`)\n");
     }
@@ -347,7 +357,11 @@ pub fn render_text(r: &Report) -> String {
     for why in &r.skipped {
         let _ = writeln!(s, "  skipped: {why}");
     }
-    let problems: usize = r.registrations.iter().map(|r| r.problems.len()).sum();
+    let problems: usize = r.problems.len()
+        + r.registrations
+            .iter()
+            .map(|r| r.problems.len())
+            .sum::<usize>();
     let failed = r.canaries.iter().filter(|c| !c.holds).count();
     let _ = writeln!(
         s,

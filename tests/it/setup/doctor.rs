@@ -375,3 +375,40 @@ fn a_config_the_registration_names_that_is_gone_is_d008_and_blocks_everything() 
         "{v:#}"
     );
 }
+
+#[test]
+fn a_settings_file_that_is_not_json_is_d010() {
+    let s = installed(&["claude"]);
+    std::fs::create_dir_all(s.project().join(".cursor")).expect("dir");
+    std::fs::write(s.project().join(".cursor/hooks.json"), "{ not json").expect("write");
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(v["problems"][0]["code"], "D010", "{v:#}");
+    assert!(codes(&v).is_empty(), "{v:#}");
+    // Not an agent asked about: not reported.
+    let (out, _) = doctor(&s, &["--agent", "claude"], None);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn a_cursor_registration_without_fail_closed_is_d004() {
+    let s = installed(&[]);
+    write(
+        &s,
+        ".cursor/hooks.json",
+        &json!({"version": 1, "hooks": {
+            "preToolUse": [{"command": "hookrun run --dialect cursor", "timeout": 15}],
+            "postToolUse": [{"command": "hookrun run --dialect cursor", "timeout": 15}],
+        }}),
+    );
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(codes(&v), ["D004"], "{v:#}");
+    assert!(
+        v["registrations"][0]["problems"][0]["message"]
+            .as_str()
+            .expect("message")
+            .contains("failClosed"),
+        "{v:#}"
+    );
+}
