@@ -191,12 +191,17 @@ pub fn wiring(f: &Facts<'_>) -> Vec<Problem> {
         out.push(Problem::new(
             "D001",
             format!(
-                "`{program}` is not found where {} runs this command{}: every event fails and the guard is off (or, with a fail-safe, everything is blocked)",
+                "`{program}` is not found where {} runs this command{}: {}",
                 crate::config::agent_own::agent_name(f.agent),
                 if program.contains('/') {
                     ""
                 } else {
                     " (not on PATH)"
+                },
+                if fail_closed(f.agent, "PreToolUse").is_some() {
+                    "every event fails; the agent's fail-safe blocks what it covers, and the rest goes through unguarded"
+                } else {
+                    "every event fails and the guard is off"
                 }
             ),
             if f.scope == Scope::Project {
