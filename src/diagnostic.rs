@@ -80,6 +80,7 @@ codes! {
     AgentRunsTwice => "W018", Warning, "a hook both an agent and hookrun run";
     EventNotRegistered => "W019", Warning, "a hook on an event hookrun is registered for in no agent";
     OneAgentsTool => "W020", Warning, "a matcher names one agent's tool";
+    BuiltinsOnly => "W021", Warning, "HOOKRUN_BUILTINS_ONLY=1: command hooks are not run";
 }
 
 impl Serialize for Code {

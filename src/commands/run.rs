@@ -332,9 +332,22 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
     let mut config = config::load_found(&found, options)?;
     drop_registrations(&mut config, &found);
     if builtins_only() {
+        let before = config.hooks.len();
         config
             .hooks
             .retain(|h| matches!(h.action, config::Action::Builtin(_)));
+        let dropped = before - config.hooks.len();
+        if dropped > 0 {
+            // Never a quiet switch: set anywhere but by `doctor --no-hooks`,
+            // it would turn guards off, so every answer says it.
+            config.notices.push(crate::diagnostic::Diagnostic::new(
+                crate::diagnostic::Code::BuiltinsOnly,
+                config.files.first().cloned().unwrap_or_default(),
+                format!(
+                    "{BUILTINS_ONLY_VAR}=1 is set: {dropped} command hook(s) of the config were not run (only `hookrun doctor --no-hooks` should set it)"
+                ),
+            ));
+        }
     }
     if found.is_empty() {
         output::diagnostic(&no_config_warning());

@@ -290,6 +290,19 @@ fn the_command_hooks_canaries_reach_are_listed_and_no_hooks_keeps_them_from_runn
     let out = s.run(&["doctor", "--no-hooks"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!marker.exists(), "a command hook ran under --no-hooks");
+    // The switch `--no-hooks` uses is never quiet: set anywhere else, every
+    // answer says which hooks it left out.
+    let mut cmd = s.command(crate::support::BIN);
+    cmd.env("HOOKRUN_BUILTINS_ONLY", "1")
+        .args(["run", "--dialect", "claude"]);
+    let out = s.pipe(cmd, &s.bash_event("ls"));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!marker.exists(), "{out:?}");
+    assert!(
+        out.system_message()
+            .contains("HOOKRUN_BUILTINS_ONLY=1 is set: 1 command hook(s)"),
+        "{out:?}"
+    );
     let out = s.run(&["doctor"]);
     assert_eq!(out.code, 0, "{out:?}");
     let listed = out.stdout.find("notify").expect("the hook is listed");
