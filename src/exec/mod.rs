@@ -245,3 +245,32 @@ fn exit_status(status: std::process::ExitStatus) -> RunStatus {
         (None, None) => RunStatus::Exited(1),
     }
 }
+
+/// Runs one command to completion or timeout from synchronous code, in a
+/// runtime of its own that also watches for the signals that end hookrun
+/// (on one the command's group is stopped first): for `doctor`, which runs
+/// one command at a time with the same process-tree guarantees as a hook.
+///
+/// # Errors
+/// The runtime cannot start, or hookrun was interrupted.
+pub fn run_blocking(spec: ExecSpec, limits: ExecLimits) -> Result<HookRun, crate::error::Error> {
+    let rt = os::runtime().map_err(crate::error::Error::Runtime)?;
+    let live = LiveGroups::default();
+    let input = Arc::clone(&spec.input);
+    let outcome = rt.block_on(async {
+        let mut termination = os::Termination::watch();
+        tokio::select! {
+            run = run_one(spec, input, limits, &live) => Ok(run),
+            interruption = termination.recv() => Err(interruption),
+        }
+    });
+    outcome.map_err(|interruption| {
+        live.signal_all(Stop::Terminate);
+        std::thread::sleep(Duration::from_millis(100));
+        live.signal_all(Stop::Kill);
+        crate::error::Error::Interrupted {
+            name: interruption.name,
+            signal: interruption.number,
+        }
+    })
+}
