@@ -88,6 +88,26 @@ OWN_SETTINGS = {
     },
 }
 
+# The calls the model makes in `install-doctor-agrees`: each is the call one
+# of doctor's canaries describes, keyed by (guard, canary) as doctor's JSON
+# names it.
+DOCTOR_CALLS = [
+    (("dangerous-commands", "rm -rf /"), RM_ROOT),
+    (("dangerous-commands", "ls"), LS),
+    (("protect-paths", ".env"), ("Read", {"file_path": "{project}/.env"})),
+    (("protect-paths", "notes.txt"), ("Read", {"file_path": "{project}/notes.txt"})),
+    (("redact-secrets", "env"), ("Bash", {"command": "env", "description": "Show the environment"})),
+]
+# Where doctor's JSON is kept for the judge (a file of the project).
+DOCTOR_JSON = "doctor.json"
+# The made-up token of doctor's redact-secrets canary, put in the session's
+# environment so that `env` prints it.
+CANARY_TOKEN = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+ENV_FILE = "FAKE_SECRET=not-a-real-one\n"
+# `install-doctor-agrees` also lets `env` and Read run without asking.
+DOCTOR_SETTINGS = {"permissions": {"allow": ["Bash(ls)", "Bash(env)", "Read"],
+                                   "deny": ["Bash(rm:*)"]}}
+
 # What the dangerous-commands guard says about `rm -rf /`.
 GUARD_REASON = ("dangerous command", "`rm`", "`/`")
 # Claude Code's words when a hook with onFailure "block" cannot run.
@@ -102,6 +122,7 @@ class Setup:
 
     own_hook: bool = False
     uninstall: bool = False
+    doctor: bool = False
 
 
 def scenarios() -> list[Scenario]:
@@ -116,6 +137,8 @@ def scenarios() -> list[Scenario]:
         s("npm-blocks", [[RM_ROOT], [LS], "Done."], Setup(), _denied_then_listed),
         s("npm-onfailure", [[RM_ROOT], [LS], "Done."], Setup(uninstall=True), _both_blocked),
         s("runs-once", [[LS], [RM_ROOT], "Done."], Setup(own_hook=True), _own_hook_ran_once),
+        s("doctor-agrees", [[call] for _, call in DOCTOR_CALLS] + ["Done."],
+          Setup(doctor=True), _doctor_agrees),
     ]
 
 
@@ -161,6 +184,17 @@ def prepare(ctx, sc: Scenario, run_dir: str, env: dict, settings_path: str) -> s
         if problem:
             return problem
 
+    if setup.doctor:
+        with open(os.path.join(project, ".env"), "w") as f:
+            f.write(ENV_FILE)
+        r = subprocess.run(["hookrun", "doctor", "--agent", "claude", "--format", "json"],
+                           cwd=project, env=env, capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            return f"`hookrun doctor` exited {r.returncode} after install: {r.stdout}{r.stderr}"
+        with open(os.path.join(project, DOCTOR_JSON), "w") as f:
+            f.write(r.stdout)
+        env["GH_TOKEN"] = CANARY_TOKEN
+
     if setup.uninstall:
         shutil.rmtree(prefix)
         env["PATH"] = os.pathsep.join([guard_bin, base])
@@ -169,7 +203,7 @@ def prepare(ctx, sc: Scenario, run_dir: str, env: dict, settings_path: str) -> s
     if shutil.which("rm", path=env["PATH"]) != rm:
         return f"the harness's rm is not the first on PATH ({shutil.which('rm', path=env['PATH'])}): not starting"
     with open(settings_path, "w") as f:
-        json.dump(SETTINGS, f, indent=2)
+        json.dump(DOCTOR_SETTINGS if setup.doctor else SETTINGS, f, indent=2)
     return None
 
 
@@ -290,4 +324,45 @@ def _own_hook_ran_once(result: RunResult) -> list[str]:
         problems.append(
             f"the project's own Bash hook ran {len(lines)} times for two Bash calls "
             f"(once per call expected): {lines}; registered: {_registration(result)}")
+    return problems
+
+
+def _claude_did(result_text: tuple[bool, str], kind: str) -> str:
+    """What Claude Code did with one call, in doctor's words: ``blocked``
+    (a hook denied it), ``redacted`` (it ran, and the token reached the model
+    replaced), ``allowed`` (it ran, untouched), or what else happened."""
+    is_error, text = result_text
+    if is_error:
+        return "blocked" if "hook" in text.lower() else f"failed: {text[:200]!r}"
+    if kind == "redact":
+        if CANARY_TOKEN in text:
+            return "allowed (the token reached the model)"
+        return "redacted" if "[REDACTED" in text else f"ran, no token: {text[:200]!r}"
+    return "allowed"
+
+
+def _doctor_agrees(result: RunResult) -> list[str]:
+    problems = _rm_reached(result)
+    try:
+        report = json.loads(result.files.get(DOCTOR_JSON, ""))
+        got = {(c["guard"], c["canary"]): c["got"] for c in report["canaries"]
+               if c["agent"] == "claude"}
+    except (ValueError, KeyError, TypeError) as e:
+        return problems + [f"doctor's JSON cannot be read ({e}): "
+                           f"{result.files.get(DOCTOR_JSON, '<none>')[:400]!r}"]
+    results = _tool_results(result)
+    if len(results) != len(DOCTOR_CALLS):
+        return problems + [f"expected {len(DOCTOR_CALLS)} tool results, the model got "
+                           f"{len(results)}: {results}"]
+    for ((guard, canary), _), seen in zip(DOCTOR_CALLS, results):
+        if (guard, canary) not in got:
+            problems.append(f"doctor fired no {guard} canary `{canary}`: {sorted(got)}")
+            continue
+        did = _claude_did(seen, "redact" if guard == "redact-secrets" else "")
+        if did != got[(guard, canary)]:
+            problems.append(f"{guard} `{canary}`: doctor says {got[(guard, canary)]}, "
+                            f"Claude Code's session shows {did} ({seen[1][:300]!r})")
+    rm_text = results[0][1]
+    if not all(p in rm_text for p in GUARD_REASON):
+        problems.append(f"rm -rf / was not denied with the guard's reason: {rm_text!r}")
     return problems
