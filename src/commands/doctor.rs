@@ -223,6 +223,12 @@ fn examine(
         reinstall: installed::install_command(first, project),
     };
     let mut problems = doctor::wiring(&facts);
+    problems.extend(doctor::codex_untrusted(
+        agent,
+        &first.file,
+        &first.command,
+        &Homes::from_env(),
+    ));
     let files: Vec<Found> = match &first.config {
         Some(c) => vec![Found {
             path: c.clone(),

@@ -3,6 +3,8 @@
 //! the report as data. `commands::doctor` finds the files, resolves the
 //! program on PATH, loads the configs and fires the canaries.
 
+pub(crate) mod codex_trust;
+
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -45,6 +47,10 @@ pub const CODES: &[(&str, &str)] = &[
     (
         "D009",
         "a canary got what the guard promises against (a block, an allow or a redaction failed)",
+    ),
+    (
+        "D011",
+        "a Codex hook Codex skips: never reviewed, changed since it was trusted, disabled, or in a project Codex does not trust",
     ),
 ];
 
@@ -264,6 +270,21 @@ pub fn wiring(f: &Facts<'_>) -> Vec<Problem> {
         ));
     }
     out
+}
+
+/// D011 for a registration of `agent` in `file`: each of its hooks Codex
+/// will not run (`codex_trust`; reads the file and Codex's `config.toml`).
+#[must_use]
+pub fn codex_untrusted(
+    agent: Agent,
+    file: &std::path::Path,
+    command: &str,
+    homes: &crate::install::location::Homes,
+) -> Vec<Problem> {
+    codex_trust::skipped(agent, file, command, homes)
+        .into_iter()
+        .map(|s| Problem::new("D011", s.message, s.fix))
+        .collect()
 }
 
 /// The canaries of each guard `config` promises on `model_event`: an
