@@ -274,9 +274,12 @@ pub(crate) fn skipped(agent: Agent, file: &Path, command: &str, homes: &Homes) -
         return out;
     };
     let shown = config_path.display();
-    let in_user_dir = file.parent() == Some(codex_home.as_path());
+    // Codex keys a hook by the real path of its file (through symlinks).
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let keyed = real(file);
+    let in_user_dir = keyed.parent() == Some(real(&codex_home).as_path());
     if !in_user_dir {
-        let dir = file.parent().and_then(Path::parent).unwrap_or(file);
+        let dir = keyed.parent().and_then(Path::parent).unwrap_or(&keyed);
         let root = project_root(dir);
         if !project_trusted(&config, &root) {
             out.push(Skipped::new(
@@ -294,7 +297,7 @@ pub(crate) fn skipped(agent: Agent, file: &Path, command: &str, homes: &Homes) -
             return out;
         }
     }
-    let Ok(found) = statuses(file, &hooks, &config_toml) else {
+    let Ok(found) = statuses(&keyed, &hooks, &config_toml) else {
         return out;
     };
     let review = "start `codex`, and trust the hook in its review (the \"Hooks need review\" prompt, or `/hooks`); then run `hookrun doctor` again";

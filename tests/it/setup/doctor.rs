@@ -609,3 +609,50 @@ fn a_codex_hook_installed_for_the_user_is_d011_until_reviewed() {
         "the user's own file needs no project trust: {v:#}"
     );
 }
+
+#[test]
+fn codex_keys_a_hook_by_the_real_path_of_its_file() {
+    let s = installed(&[]);
+    let real = s.home().join("codex-real");
+    std::fs::create_dir_all(&real).expect("dir");
+    let link = s.home().join("codex-link");
+    std::os::unix::fs::symlink(&real, &link).expect("symlink");
+    std::fs::write(
+        real.join("hooks.json"),
+        serde_json::to_string(&json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "hookrun run --dialect codex", "timeout": 15}
+        ]}]}}))
+        .expect("json"),
+    )
+    .expect("hooks.json");
+    let (_, _, hash) = CODEX_HASHES[0];
+    let state = |dir: &Path| {
+        format!(
+            "[hooks.state.\"{}:pre_tool_use:0:0\"]\ntrusted_hash = \"{hash}\"\n",
+            dir.join("hooks.json").display()
+        )
+    };
+    let run = || {
+        let mut cmd: Command = s.command(BIN);
+        cmd.args([
+            "doctor",
+            "--agent",
+            "codex",
+            "--no-hooks",
+            "--format",
+            "json",
+        ])
+        .env("CODEX_HOME", &link);
+        let out = finish(cmd.spawn().expect("spawn"), Instant::now());
+        let v: Value = serde_json::from_str(&out.stdout).expect("doctor's JSON");
+        messages(&v, "D011")
+    };
+    // Trusted under the path Codex uses: through the symlink.
+    std::fs::write(real.join("config.toml"), state(&real)).expect("config.toml");
+    assert!(run().is_empty());
+    // Under the link's path Codex finds no state for it.
+    std::fs::write(real.join("config.toml"), state(&link)).expect("config.toml");
+    let m = run();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("never reviewed"), "{m:?}");
+}
