@@ -9,8 +9,8 @@
 //! enabled = true
 //! ```
 //!
-//! keyed by the file, the event's snake-case label, the matcher group's
-//! and the handler's positions. A hook with no entry was never reviewed;
+//! keyed by the file (its real path), the event's snake-case label, the
+//! matcher group's and the handler's positions. A hook with no entry was never reviewed;
 //! one whose stored hash is not the hash of what the file says now has
 //! changed since; either way Codex skips it (unless started with
 //! `--dangerously-bypass-hook-trust`), and it skips one with
