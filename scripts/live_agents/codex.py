@@ -90,10 +90,11 @@ def install(ctx) -> str | None:
 
 
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the broken-config checks."""
+    """The A/B scenarios, then the hook-trust and broken-config checks."""
+    from . import codex_trust
     from .codex_scenarios import SCENARIOS
 
-    return SCENARIOS + broken_config.scenarios(broken_config.Agent(
+    return SCENARIOS + codex_trust.scenarios() + broken_config.scenarios(broken_config.Agent(
         pre_event="PreToolUse",
         stop_event="Stop",
         rm_script=Script(commands=(broken_config.RM_MARKER_NO_FORCE,)),
@@ -105,6 +106,10 @@ def scenarios() -> list[Scenario]:
 
 def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     """One ``codex exec`` of ``sc`` in ``mode``, against a fresh mock."""
+    from . import codex_trust
+
+    if mode == codex_trust.MODE:
+        return codex_trust.run(ctx, sc, run_dir)
     project = os.path.join(run_dir, "project")
     codex_home = os.path.join(run_dir, "codex_home")
     os.makedirs(codex_home)

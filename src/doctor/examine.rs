@@ -123,6 +123,12 @@ pub(crate) fn examine(
         reinstall: installed::install_command(first, project),
     };
     let mut problems = judge::wiring(&facts);
+    problems.extend(codex_untrusted(
+        agent,
+        &first.file,
+        &first.command,
+        &Homes::from_env(),
+    ));
     let files: Vec<Found> = match &first.config {
         Some(c) => vec![Found {
             path: c.clone(),
@@ -297,4 +303,13 @@ fn config_problems(
             ),
         ));
     }
+}
+
+/// D011 for a registration of `agent` in `file`: each of its hooks Codex
+/// will not run (`codex_trust`; reads the file and Codex's `config.toml`).
+fn codex_untrusted(agent: Agent, file: &Path, command: &str, homes: &Homes) -> Vec<Problem> {
+    super::codex_trust::skipped(agent, file, command, homes)
+        .into_iter()
+        .map(|s| Problem::new("D011", s.message, s.fix))
+        .collect()
 }

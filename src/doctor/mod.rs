@@ -3,6 +3,7 @@
 //! command the way the agent would, `report` holds and renders the
 //! outcome.
 
+pub(crate) mod codex_trust;
 pub(crate) mod examine;
 pub(crate) mod fire;
 pub mod judge;

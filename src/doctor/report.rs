@@ -42,6 +42,10 @@ pub const CODES: &[(&str, &str)] = &[
         "D009",
         "a canary got what the guard promises against (a block, an allow or a redaction failed)",
     ),
+    (
+        "D011",
+        "a Codex hook Codex skips: never reviewed, changed since it was trusted, disabled, or in a project Codex does not trust",
+    ),
 ];
 
 /// One thing wrong with a registration, and the command that fixes it.

@@ -64,9 +64,71 @@ fn installed(agents: &[&str]) -> Setup {
     s
 }
 
+/// The hashes Codex CLI 0.171.0 computes (`hooks/list`'s `currentHash`)
+/// of the handlers `install --agent codex --scope project` writes, with
+/// the starter config: (event label, command, hash). Taken from the real
+/// binary, not from hookrun, so that a wrong hash in hookrun fails here.
+const CODEX_HASHES: &[(&str, &str, &str)] = &[
+    (
+        "pre_tool_use",
+        "hookrun run --dialect codex",
+        "sha256:8b8e5130afa86947fd0a36ead89e676f3ec25885cbc4951b53e3c5831517b565",
+    ),
+    (
+        "post_tool_use",
+        "hookrun run --dialect codex",
+        "sha256:bd859d79a3cea00d81ef7fa3408be7a289b608b09f47d7fcf22d0fec37f40a49",
+    ),
+    (
+        "pre_tool_use",
+        "hookrun run --dialect codex --config hookrun.toml",
+        "sha256:cd38712b7fdae067284a7edd5a0fa53f6ccdbaffc69e11bbcf8368dbaf83ba6c",
+    ),
+    (
+        "post_tool_use",
+        "hookrun run --dialect codex --config hookrun.toml",
+        "sha256:9c4bc984b3d1540e6fd50ea3fc65996672c440d34e098b0d4079970bf22de808",
+    ),
+];
+
+/// Writes `~/.codex/config.toml` as Codex does once the user trusts the
+/// project and reviews its hooks: the project trusted, and each hook of
+/// the project's `.codex/hooks.json` running `command` trusted with its
+/// known hash, plus `extra` lines.
+fn trust_codex(s: &Setup, command: &str, extra: &str) {
+    let file = s.project().join(".codex/hooks.json");
+    let mut text = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        s.project().display().to_string()
+    );
+    for (label, _, hash) in CODEX_HASHES.iter().filter(|(_, c, _)| *c == command) {
+        text.push_str(&format!(
+            "\n[hooks.state.\"{}:{label}:0:0\"]\ntrusted_hash = \"{hash}\"\n",
+            file.display()
+        ));
+    }
+    text.push_str(extra);
+    let dir = s.home().join(".codex");
+    std::fs::create_dir_all(&dir).expect("codex home");
+    std::fs::write(dir.join("config.toml"), text).expect("config.toml");
+}
+
+/// The messages of every problem with `code`.
+fn messages(v: &Value, code: &str) -> Vec<String> {
+    v["registrations"]
+        .as_array()
+        .expect("registrations")
+        .iter()
+        .flat_map(|r| r["problems"].as_array().cloned().unwrap_or_default())
+        .filter(|p| p["code"] == code)
+        .map(|p| p["message"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
 #[test]
 fn a_healthy_setup_for_every_agent_holds_every_canary() {
     let s = installed(&["claude", "codex", "gemini", "cursor", "copilot"]);
+    trust_codex(&s, "hookrun run --dialect codex", "");
     let (out, v) = doctor(&s, &[], None);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(codes(&v).is_empty(), "{v:#}");
@@ -327,6 +389,7 @@ fn a_config_named_from_each_agents_project_directory_is_read_and_guards() {
             "--config",
             "hookrun.toml",
         ]);
+        trust_codex(&s, "hookrun run --dialect codex --config hookrun.toml", "");
         let (out, v) = doctor(&s, &[], None);
         assert_eq!(out.code, 0, "{agent}: {out:?}");
         let reg = &v["registrations"][0];
@@ -424,4 +487,172 @@ fn a_cursor_registration_without_fail_closed_is_d004() {
             .contains("failClosed"),
         "{v:#}"
     );
+}
+
+#[test]
+fn a_codex_hook_codex_has_not_trusted_is_d011_until_it_is() {
+    let s = installed(&["codex"]);
+    let hooks = s.project().join(".codex/hooks.json");
+    let key = |label: &str| format!("{}:{label}:0:0", hooks.display());
+
+    // Codex loads no `.codex/` of a project it does not trust.
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(codes(&v), ["D011"], "{v:#}");
+    assert!(messages(&v, "D011")[0].contains("is not trusted"), "{v:#}");
+
+    // Trusted project, hooks never reviewed: one D011 per hook, by key.
+    let dir = s.home().join(".codex");
+    std::fs::create_dir_all(&dir).expect("codex home");
+    std::fs::write(
+        dir.join("config.toml"),
+        format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            s.project().display().to_string()
+        ),
+    )
+    .expect("config.toml");
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let m = messages(&v, "D011");
+    assert_eq!(m.len(), 2, "{v:#}");
+    for label in ["pre_tool_use", "post_tool_use"] {
+        assert!(
+            m.iter()
+                .any(|m| m.contains(&key(label)) && m.contains("never reviewed")),
+            "{label}: {v:#}"
+        );
+    }
+    let text = s.run(&["doctor", "--no-hooks"]);
+    assert_eq!(text.code, 1, "{text:?}");
+    assert!(text.stdout.contains("D011"), "{text:?}");
+    assert!(text.stdout.contains("/hooks"), "{text:?}");
+
+    // Trusted as the review writes it: healthy.
+    trust_codex(&s, "hookrun run --dialect codex", "");
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(codes(&v).is_empty(), "{v:#}");
+
+    // Disabled in Codex: skipped, trusted or not.
+    trust_codex(
+        &s,
+        "hookrun run --dialect codex",
+        &format!("\n[hooks.state.\"{}\"]\nenabled = false\n", key("stop")),
+    );
+    let (out, _) = doctor(&s, &[], None);
+    assert_eq!(
+        out.code, 0,
+        "a state of another hook changes nothing: {out:?}"
+    );
+    let config = dir.join("config.toml");
+    let text = std::fs::read_to_string(&config).expect("config.toml");
+    let disabled = text.replacen(
+        &format!("[hooks.state.\"{}\"]\n", key("pre_tool_use")),
+        &format!(
+            "[hooks.state.\"{}\"]\nenabled = false\n",
+            key("pre_tool_use")
+        ),
+        1,
+    );
+    assert_ne!(disabled, text);
+    std::fs::write(&config, disabled).expect("config.toml");
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let m = messages(&v, "D011");
+    assert_eq!(m.len(), 1, "{v:#}");
+    assert!(
+        m[0].contains(&key("pre_tool_use")) && m[0].contains("disabled"),
+        "{v:#}"
+    );
+
+    // The command changed after the review: waiting to be trusted again.
+    trust_codex(&s, "hookrun run --dialect codex", "");
+    s.ok(&[
+        "install",
+        "--agent",
+        "codex",
+        "--scope",
+        "project",
+        "--on-error",
+        "allow",
+    ]);
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let m = messages(&v, "D011");
+    assert!(!m.is_empty(), "{v:#}");
+    assert!(m.iter().all(|m| m.contains("trusted again")), "{v:#}");
+}
+
+#[test]
+fn a_codex_hook_installed_for_the_user_is_d011_until_reviewed() {
+    let s = Setup::new().on_path();
+    s.ok(&["init"]);
+    s.ok(&[
+        "install",
+        "--agent",
+        "codex",
+        "--scope",
+        "user",
+        "--config",
+        "hookrun.toml",
+    ]);
+    let (out, v) = doctor(&s, &[], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let m = messages(&v, "D011");
+    assert!(!m.is_empty(), "{v:#}");
+    let user_file = s.home().join(".codex/hooks.json");
+    assert!(
+        m.iter()
+            .all(|m| m.contains(&format!("`{}:", user_file.display()))
+                && m.contains("never reviewed")),
+        "the user's own file needs no project trust: {v:#}"
+    );
+}
+
+#[test]
+fn codex_keys_a_hook_by_the_real_path_of_its_file() {
+    let s = installed(&[]);
+    let real = s.home().join("codex-real");
+    std::fs::create_dir_all(&real).expect("dir");
+    let link = s.home().join("codex-link");
+    std::os::unix::fs::symlink(&real, &link).expect("symlink");
+    std::fs::write(
+        real.join("hooks.json"),
+        serde_json::to_string(&json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "hookrun run --dialect codex", "timeout": 15}
+        ]}]}}))
+        .expect("json"),
+    )
+    .expect("hooks.json");
+    let (_, _, hash) = CODEX_HASHES[0];
+    let state = |dir: &Path| {
+        format!(
+            "[hooks.state.\"{}:pre_tool_use:0:0\"]\ntrusted_hash = \"{hash}\"\n",
+            dir.join("hooks.json").display()
+        )
+    };
+    let run = || {
+        let mut cmd: Command = s.command(BIN);
+        cmd.args([
+            "doctor",
+            "--agent",
+            "codex",
+            "--no-hooks",
+            "--format",
+            "json",
+        ])
+        .env("CODEX_HOME", &link);
+        let out = finish(cmd.spawn().expect("spawn"), Instant::now());
+        let v: Value = serde_json::from_str(&out.stdout).expect("doctor's JSON");
+        messages(&v, "D011")
+    };
+    // Trusted under the path Codex uses: through the symlink.
+    std::fs::write(real.join("config.toml"), state(&real)).expect("config.toml");
+    assert!(run().is_empty());
+    // Under the link's path Codex finds no state for it.
+    std::fs::write(real.join("config.toml"), state(&link)).expect("config.toml");
+    let m = run();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("never reviewed"), "{m:?}");
 }
