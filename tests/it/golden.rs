@@ -67,20 +67,21 @@ golden! {
     deputy_postmodelrequest_hooks_run_with_the_run_s_usage
 }
 
-fn cases() -> Vec<Value> {
+/// Every golden case, in file order (`snapshots` runs them too).
+pub(crate) fn cases() -> Vec<Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dialects/golden.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
-fn name_of(case: &Value) -> &str {
+pub(crate) fn name_of(case: &Value) -> &str {
     case["name"].as_str().expect("every golden case has a name")
 }
 
 /// The test name of a case: its name in lowercase, every run of other
 /// characters than letters and digits one `_`.
-fn test_name(case_name: &str) -> String {
+pub(crate) fn test_name(case_name: &str) -> String {
     let mut out = String::new();
     for c in case_name.chars() {
         if c.is_ascii_alphanumeric() {
@@ -92,7 +93,8 @@ fn test_name(case_name: &str) -> String {
     out.trim_end_matches('_').to_owned()
 }
 
-fn toml_of(hooks: &[Value]) -> String {
+/// The hookrun TOML of a case's `hooks`.
+pub(crate) fn toml_of(hooks: &[Value]) -> String {
     let mut s = String::new();
     for h in hooks {
         s.push_str("[[hooks]]\n");

@@ -48,6 +48,7 @@ mod redact_gen;
 mod redact_rules;
 mod report;
 mod rewrites;
+mod run_snapshots;
 mod serve;
 mod serve_strict;
 mod setup;
