@@ -59,12 +59,22 @@ pub fn execute(args: &DoctorArgs) -> Result<ExitStatus, Error> {
         })?;
     let mut report = Report {
         problems: unreadable_settings(&project, &homes, &args.agent),
+        agents: Vec::new(),
         registrations: Vec::new(),
         canaries: Vec::new(),
         skipped: Vec::new(),
         command_hooks: Vec::new(),
         ok: false,
     };
+    let registered: Vec<Agent> = Agent::ALL
+        .into_iter()
+        .filter(|a| found.iter().any(|r| r.agent == *a))
+        .collect();
+    let path_var = std::env::var_os("PATH");
+    report.agents = doctor::agents::probe(&registered, path_var.as_deref(), &project)?;
+    report
+        .problems
+        .extend(doctor::version_problems(&report.agents));
     let mut plans: Vec<(usize, Plan)> = Vec::new();
     for g in &groups {
         let (reg, plan) = examine(g, &project, args.no_hooks, &mut report);

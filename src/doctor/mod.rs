@@ -1,7 +1,11 @@
 //! `doctor`'s judgement, pure: the problems of one registration's wiring
 //! from what was found about it, which canaries a config promises, and
 //! the report as data. `commands::doctor` finds the files, resolves the
-//! program on PATH, loads the configs and fires the canaries.
+//! program on PATH, loads the configs and fires the canaries; `agents`
+//! asks each agent's launcher its version, `tested` is what it is judged by.
+
+pub(crate) mod agents;
+pub(crate) mod tested;
 
 use std::path::PathBuf;
 
@@ -45,6 +49,10 @@ pub const CODES: &[(&str, &str)] = &[
     (
         "D009",
         "a canary got what the guard promises against (a block, an allow or a redaction failed)",
+    ),
+    (
+        "D012",
+        "an agent version hookrun has not been tested with, or one that cannot be read",
     ),
 ];
 
@@ -114,8 +122,10 @@ pub struct CanaryResult {
 /// Everything `doctor` found.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    /// Problems of no one registration (D010).
+    /// Problems of no one registration (D010, D012).
     pub problems: Vec<Problem>,
+    /// The installed version of each agent that has a registration.
+    pub agents: Vec<agents::AgentVersion>,
     pub registrations: Vec<Registration>,
     pub canaries: Vec<CanaryResult>,
     /// Canaries that could not be fired, and why (an agent with no shape
@@ -305,6 +315,18 @@ pub fn promised(config: &Config, model_event: &str) -> Vec<(&'static str, Canary
     out
 }
 
+/// D012 for each agent whose installed version hookrun is not tested
+/// with, or whose version cannot be read: the agent's, not one
+/// registration's, so reported once at the top level.
+#[must_use]
+pub fn version_problems(found: &[agents::AgentVersion]) -> Vec<Problem> {
+    found
+        .iter()
+        .filter_map(|a| a.untested.as_ref())
+        .map(|(message, fix)| Problem::new("D012", message.clone(), fix.clone()))
+        .collect()
+}
+
 /// The text report.
 #[must_use]
 pub fn render_text(r: &Report) -> String {
@@ -312,6 +334,9 @@ pub fn render_text(r: &Report) -> String {
     let mut s = String::new();
     for p in &r.problems {
         let _ = writeln!(s, "{}: {}\n  fix: {}", p.code, p.message, p.fix);
+    }
+    for a in &r.agents {
+        let _ = writeln!(s, "agent {}: {}", a.agent, a.note);
     }
     if r.registrations.is_empty() {
         s.push_str("no hookrun registration found in any agent's settings: nothing runs hookrun (run `hookrun install --agent AGENT`)\n");
