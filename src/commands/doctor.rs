@@ -3,9 +3,9 @@
 
 use crate::cli::{DoctorArgs, DoctorFormat, DoctorScope};
 use crate::config;
-use crate::doctor::{self, Report, examine, fire};
+use crate::doctor::{self, Report, agents, examine, fire};
 use crate::error::{Error, ExitStatus};
-use crate::install::agent::Scope;
+use crate::install::agent::{Agent, Scope};
 use crate::install::location::Homes;
 use crate::lint::installed;
 use crate::output;
@@ -38,12 +38,22 @@ pub fn execute(args: &DoctorArgs) -> Result<ExitStatus, Error> {
         })?;
     let mut report = Report {
         problems: examine::unreadable_settings(&project, &homes, &args.agent),
+        agents: Vec::new(),
         registrations: Vec::new(),
         canaries: Vec::new(),
         skipped: Vec::new(),
         command_hooks: Vec::new(),
         ok: false,
     };
+    let registered: Vec<Agent> = Agent::ALL
+        .into_iter()
+        .filter(|a| found.iter().any(|r| r.agent == *a))
+        .collect();
+    let path_var = std::env::var_os("PATH");
+    report.agents = agents::probe(&registered, path_var.as_deref(), &project)?;
+    report
+        .problems
+        .extend(doctor::version_problems(&report.agents));
     let mut plans = Vec::new();
     for g in &examine::group(&found) {
         let (reg, plan) = examine::examine(g, &project, args.no_hooks, &mut report)?;

@@ -7,6 +7,7 @@ use crate::config::{Action, Config};
 use crate::install::agent::{Agent, Scope};
 use crate::install::fail_safe::fail_closed;
 
+use super::agents::AgentVersion;
 use super::report::{CanaryResult, Problem};
 
 /// The program word of a command (quotes removed): what the shell looks
@@ -181,6 +182,18 @@ pub fn canaries_failed(results: &[CanaryResult]) -> Option<Problem> {
             "fix the problems above, then run `hookrun doctor` again; `hookrun explain --run` shows what each hook answers",
         )
     })
+}
+
+/// D012 for each agent whose installed version hookrun is not tested
+/// with, or whose version cannot be read: the agent's, not one
+/// registration's, so reported once at the top level.
+#[must_use]
+pub fn version_problems(found: &[AgentVersion]) -> Vec<Problem> {
+    found
+        .iter()
+        .filter_map(|a| a.untested.as_ref())
+        .map(|(message, fix)| Problem::new("D012", message.clone(), fix.clone()))
+        .collect()
 }
 
 #[cfg(test)]

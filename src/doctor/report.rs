@@ -43,6 +43,10 @@ pub const CODES: &[(&str, &str)] = &[
         "a canary got what the guard promises against (a block, an allow or a redaction failed)",
     ),
     (
+        "D012",
+        "an agent version hookrun has not been tested with, or one that cannot be read",
+    ),
+    (
         "D011",
         "a Codex hook Codex skips: never reviewed, changed since it was trusted, disabled, or in a project Codex does not trust",
     ),
@@ -114,8 +118,10 @@ pub struct CanaryResult {
 /// Everything `doctor` found.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    /// Problems of no one registration (D010).
+    /// Problems of no one registration (D010, D012).
     pub problems: Vec<Problem>,
+    /// The installed version of each agent that has a registration.
+    pub agents: Vec<super::agents::AgentVersion>,
     pub registrations: Vec<Registration>,
     pub canaries: Vec<CanaryResult>,
     /// Canaries that could not be fired, and why (an agent with no shape
@@ -171,6 +177,9 @@ pub fn render_text(r: &Report) -> String {
     let mut s = String::new();
     for p in &r.problems {
         let _ = writeln!(s, "{}: {}\n  fix: {}", p.code, p.message, p.fix);
+    }
+    for a in &r.agents {
+        let _ = writeln!(s, "agent {}: {}", a.agent, a.note);
     }
     if r.registrations.is_empty() {
         s.push_str("no hookrun registration found in any agent's settings: nothing runs hookrun (run `hookrun install --agent AGENT`)\n");

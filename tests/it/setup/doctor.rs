@@ -12,28 +12,78 @@ use serde_json::{Value, json};
 use super::Setup;
 use crate::support::{BIN, Out, finish};
 
-/// `hookrun doctor ARGS --format json` with `/bin/sh` as the user's shell
-/// (Codex's login shell), whose profile puts the built hookrun on PATH as
-/// a user's profile would (a login shell resets PATH from /etc/profile).
-fn doctor(s: &Setup, args: &[&str], path: Option<&str>) -> (Out, Value) {
+/// The agents' launchers a test puts first on doctor's PATH: each prints
+/// the version hookrun is tested with, in the agent's own words, unless a
+/// test writes its own; so a real agent on the developer's PATH cannot
+/// change a test's outcome. Cursor's launcher is left out (no version of
+/// it is tested, and its installer puts it in `~/.local/bin`, under HOME).
+const TESTED_AGENTS: &[(&str, &str)] = &[
+    ("claude", "echo '2.1.332 (Claude Code)'"),
+    ("codex", "echo 'codex-cli 0.171.0'"),
+    ("gemini", "echo '0.61.0'"),
+    (
+        "copilot",
+        "echo 'GitHub Copilot CLI 1.0.102.'; echo \"Run 'copilot update' to check for updates.\"",
+    ),
+];
+
+/// The directory of fake agent launchers in this setup's HOME.
+fn agents_dir(s: &Setup) -> std::path::PathBuf {
+    s.home().join("agents-bin")
+}
+
+/// Writes an executable `agents-bin/NAME` running `body` under `/bin/sh`.
+fn fake_agent(s: &Setup, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = agents_dir(s);
+    std::fs::create_dir_all(&dir).expect("agents dir");
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("fake agent");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// `hookrun doctor ARGS` with `/bin/sh` as the user's shell (Codex's
+/// login shell), whose profile puts the built hookrun on PATH as a user's
+/// profile would (a login shell resets PATH from /etc/profile), and the
+/// fake agent launchers first on PATH (`path`, or the setup's).
+fn doctor_command(s: &Setup, args: &[&str], path: Option<&str>) -> Command {
     let bin_dir = Path::new(BIN).parent().expect("bin dir");
     std::fs::write(
         s.home().join(".profile"),
         format!("PATH={}:$PATH\n", bin_dir.display()),
     )
     .expect("profile");
-    let mut cmd: Command = s.command(BIN);
-    cmd.arg("doctor")
-        .args(args)
-        .args(["--format", "json"])
-        .env("SHELL", "/bin/sh");
-    if let Some(p) = path {
-        cmd.env("PATH", p);
+    for (name, body) in TESTED_AGENTS {
+        if !agents_dir(s).join(name).exists() {
+            fake_agent(s, name, body);
+        }
     }
+    let mut cmd: Command = s.command(BIN);
+    cmd.arg("doctor").args(args).env("SHELL", "/bin/sh").env(
+        "PATH",
+        format!(
+            "{}:{}",
+            agents_dir(s).display(),
+            path.map_or_else(|| s.path_var(), str::to_owned)
+        ),
+    );
+    cmd
+}
+
+/// `hookrun doctor ARGS --format json`, as [`doctor_command`] runs it.
+fn doctor(s: &Setup, args: &[&str], path: Option<&str>) -> (Out, Value) {
+    let mut cmd = doctor_command(s, args, path);
+    cmd.args(["--format", "json"]);
     let out = finish(cmd.spawn().expect("spawn"), Instant::now());
     let v: Value =
         serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("doctor's JSON: {e}: {out:?}"));
     (out, v)
+}
+
+/// `hookrun doctor ARGS` in text, as [`doctor_command`] runs it.
+fn doctor_text(s: &Setup, args: &[&str]) -> Out {
+    let mut cmd = doctor_command(s, args, None);
+    finish(cmd.spawn().expect("spawn"), Instant::now())
 }
 
 /// Every problem code of every registration.
@@ -132,6 +182,13 @@ fn a_healthy_setup_for_every_agent_holds_every_canary() {
     let (out, v) = doctor(&s, &[], None);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(codes(&v).is_empty(), "{v:#}");
+    // Each agent's launcher answered with a tested version (Cursor's is
+    // not on this PATH).
+    let agents = v["agents"].as_array().expect("agents");
+    assert_eq!(agents.len(), 5, "{v:#}");
+    for a in agents.iter().filter(|a| a["agent"] != "cursor") {
+        assert_eq!(a["tested"], true, "{v:#}");
+    }
     let canaries = v["canaries"].as_array().expect("canaries");
     for agent in ["claude", "codex", "gemini", "cursor", "copilot"] {
         let mine: Vec<&Value> = canaries.iter().filter(|c| c["agent"] == agent).collect();
@@ -170,7 +227,7 @@ fn a_healthy_setup_for_every_agent_holds_every_canary() {
     );
 
     // The text report says the same, and --agent narrows it.
-    let text = s.run(&["doctor", "--agent", "claude", "--no-hooks"]);
+    let text = doctor_text(&s, &["--agent", "claude", "--no-hooks"]);
     assert_eq!(text.code, 0, "{text:?}");
     assert!(text.stdout.contains("guarded"), "{text:?}");
     assert!(!text.stdout.contains("codex"), "{text:?}");
@@ -327,14 +384,14 @@ fn no_registration_at_all_is_not_guarded_and_a_bad_flag_is_usage() {
     let (out, v) = doctor(&s, &[], None);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(v["registrations"].as_array().expect("array").is_empty());
-    let text = s.run(&["doctor"]);
+    let text = doctor_text(&s, &[]);
     assert_eq!(text.code, 1, "{text:?}");
     assert!(
         text.stdout.contains("no hookrun registration found"),
         "{text:?}"
     );
-    assert_eq!(s.run(&["doctor", "--format", "yaml"]).code, 2);
-    assert_eq!(s.run(&["doctor", "--scope", "local"]).code, 2);
+    assert_eq!(doctor_text(&s, &["--format", "yaml"]).code, 2);
+    assert_eq!(doctor_text(&s, &["--scope", "local"]).code, 2);
 }
 
 #[test]
@@ -349,7 +406,7 @@ fn the_command_hooks_canaries_reach_are_listed_and_no_hooks_keeps_them_from_runn
     ));
     std::fs::write(&config, text).expect("write");
     s.ok(&["trust", "hookrun.toml"]);
-    let out = s.run(&["doctor", "--no-hooks"]);
+    let out = doctor_text(&s, &["--no-hooks"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!marker.exists(), "a command hook ran under --no-hooks");
     // The switch `--no-hooks` uses is never quiet: set anywhere else, every
@@ -365,7 +422,7 @@ fn the_command_hooks_canaries_reach_are_listed_and_no_hooks_keeps_them_from_runn
             .contains("HOOKRUN_BUILTINS_ONLY=1 is set: 1 command hook(s)"),
         "{out:?}"
     );
-    let out = s.run(&["doctor"]);
+    let out = doctor_text(&s, &[]);
     assert_eq!(out.code, 0, "{out:?}");
     let listed = out.stdout.find("notify").expect("the hook is listed");
     assert!(
@@ -655,4 +712,169 @@ fn codex_keys_a_hook_by_the_real_path_of_its_file() {
     let m = run();
     assert_eq!(m.len(), 1, "{m:?}");
     assert!(m[0].contains("never reviewed"), "{m:?}");
+}
+
+/// The top-level problems' codes and messages.
+fn top_problems(v: &Value) -> Vec<(String, String)> {
+    v["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .map(|p| {
+            (
+                p["code"].as_str().unwrap_or("").to_owned(),
+                p["message"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_agent_version_hookrun_is_not_tested_with_is_d012_and_a_tested_one_is_not() {
+    let s = installed(&["claude"]);
+    let (out, v) = doctor(&s, &["--no-hooks"], None);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(top_problems(&v).is_empty(), "{v:#}");
+    assert_eq!(v["agents"][0]["agent"], "claude", "{v:#}");
+    assert_eq!(v["agents"][0]["version"], "2.1.332", "{v:#}");
+    assert_eq!(v["agents"][0]["tested"], true, "{v:#}");
+    assert_eq!(v["agents"][0]["tested_by"], "live", "{v:#}");
+    assert_eq!(
+        v["agents"][0]["path"],
+        agents_dir(&s).join("claude").display().to_string(),
+        "{v:#}"
+    );
+
+    fake_agent(&s, "claude", "echo '2.1.340 (Claude Code)'");
+    let (out, v) = doctor(&s, &["--no-hooks"], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(
+        top_problems(&v),
+        [(
+            "D012".to_owned(),
+            "Claude Code 2.1.340 is a version hookrun has not been tested with (tested: 2.1.332)"
+                .to_owned()
+        )],
+        "{v:#}"
+    );
+    assert_eq!(v["agents"][0]["tested"], false, "{v:#}");
+    assert_eq!(v["ok"], false, "{v:#}");
+    // The canaries still hold: the version is the only thing wrong.
+    assert!(codes(&v).is_empty(), "{v:#}");
+    let text = doctor_text(&s, &["--no-hooks"]);
+    assert_eq!(text.code, 1, "{text:?}");
+    assert!(
+        text.stdout
+            .contains("D012: Claude Code 2.1.340 is a version hookrun has not been tested with"),
+        "{text:?}"
+    );
+    assert!(
+        text.stdout.contains("NOT guarded as configured"),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn an_agent_version_that_cannot_be_read_is_d012_with_the_reason() {
+    let s = installed(&["codex", "gemini"]);
+    fake_agent(&s, "codex", "echo garbage");
+    fake_agent(&s, "gemini", "echo 'no such option' >&2; exit 3");
+    let (out, v) = doctor(&s, &["--no-hooks"], None);
+    assert_eq!(out.code, 1, "{out:?}");
+    let problems = top_problems(&v);
+    assert_eq!(problems.len(), 2, "{v:#}");
+    assert!(problems.iter().all(|(c, _)| c == "D012"), "{v:#}");
+    assert!(
+        problems[0]
+            .1
+            .contains("codex --version` printed no version (`garbage`)"),
+        "{v:#}"
+    );
+    assert!(
+        problems[1]
+            .1
+            .contains("gemini --version` exited with 3: no such option"),
+        "{v:#}"
+    );
+    for a in v["agents"].as_array().expect("agents") {
+        assert!(a["version"].is_null(), "{v:#}");
+        assert!(a["tested"].is_null(), "{v:#}");
+    }
+}
+
+#[test]
+fn a_version_probe_that_hangs_is_killed_and_doctor_still_answers() {
+    let s = installed(&["claude"]);
+    let pidfile = s.home().join("probe.pid");
+    // A background child holding the probe's output, and the probe itself
+    // never answering.
+    fake_agent(
+        &s,
+        "claude",
+        &format!(
+            "sleep 600 & echo $! > '{}'; exec sleep 600",
+            pidfile.display()
+        ),
+    );
+    let mut cmd = doctor_command(&s, &["--no-hooks", "--format", "json"], None);
+    cmd.env("HOOKRUN_DOCTOR_VERSION_TIMEOUT", "2");
+    let out = finish(cmd.spawn().expect("spawn"), Instant::now());
+    let v: Value = serde_json::from_str(&out.stdout).expect("doctor's JSON");
+    assert_eq!(out.code, 1, "{out:?}");
+    let problems = top_problems(&v);
+    assert_eq!(problems.len(), 1, "{v:#}");
+    assert_eq!(problems[0].0, "D012", "{v:#}");
+    assert!(problems[0].1.contains("did not answer within 2 s"), "{v:#}");
+    // The canaries ran after it, and nothing of the probe is left.
+    assert!(
+        !v["canaries"].as_array().expect("canaries").is_empty(),
+        "{v:#}"
+    );
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .expect("pidfile")
+        .trim()
+        .parse()
+        .expect("pid");
+    assert!(
+        crate::support::wait_for(std::time::Duration::from_secs(10), || {
+            !crate::support::alive(pid)
+        }),
+        "the probe's background child {pid} survived"
+    );
+}
+
+#[test]
+fn an_agent_not_on_path_is_no_problem_and_is_said() {
+    let s = installed(&["claude"]);
+    let bin_dir = Path::new(BIN)
+        .parent()
+        .expect("bin dir")
+        .display()
+        .to_string();
+    // Only hookrun's directory: no launcher of any agent at all.
+    let mut cmd = doctor_command(&s, &["--no-hooks", "--format", "json"], None);
+    cmd.env("PATH", &bin_dir);
+    let out = finish(cmd.spawn().expect("spawn"), Instant::now());
+    assert_eq!(out.code, 0, "{out:?}");
+    let v: Value = serde_json::from_str(&out.stdout).expect("json");
+    assert!(top_problems(&v).is_empty(), "{v:#}");
+    let a = &v["agents"][0];
+    assert_eq!(a["agent"], "claude", "{v:#}");
+    assert!(a["path"].is_null() && a["version"].is_null(), "{v:#}");
+    assert!(
+        a["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("`claude` is not on PATH")),
+        "{v:#}"
+    );
+    let mut cmd = doctor_command(&s, &["--no-hooks"], None);
+    cmd.env("PATH", &bin_dir);
+    let out = finish(cmd.spawn().expect("spawn"), Instant::now());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(
+            "agent claude: `claude` is not on PATH: Claude Code's version is not checked"
+        ),
+        "{out:?}"
+    );
 }
