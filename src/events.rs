@@ -1,6 +1,6 @@
 //! The catalogue of hook events: what each one is called, which event field
 //! its matcher is tested against, its default timeout, and which family of
-//! consequences (spec section 7) its answers have.
+//! consequences in Claude Code its answers have.
 //!
 //! Everything event-specific that the rest of the pipeline needs to know is a
 //! lookup here, so that adding an event is one table row, not a hunt through
@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-/// How Claude Code acts on the answers of an event's hooks (spec section 7).
+/// How Claude Code acts on the answers of an event's hooks.
 /// The merge and the renderer switch on this, never on event names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -30,12 +30,14 @@ pub enum Family {
     /// Other events run by Claude Code's main executor (PermissionDenied,
     /// PreModelSwitch, MessageDisplay, ...): answers pass through.
     Generic,
-    /// Events of the "outside-REPL" executor (spec 7.8).
+    /// Events of Claude Code's "outside-REPL" executor (Notification,
+    /// SessionEnd, PreCompact, ConfigChange, ...): blocked = exit 2 or
+    /// `decision: "block"`, a successful hook's raw stdout is the output.
     Outside,
 }
 
 /// Which characters a matcher may use to be read as a list of exact names
-/// (spec 3.1): the wide set also allows `,`, ` ` and `-`.
+/// in Claude Code: the wide set also allows `,`, ` ` and `-`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameSet {
     Wide,
@@ -71,7 +73,7 @@ macro_rules! ev {
     };
 }
 
-/// Every event of Claude Code 2.1.332 (spec section 2.2).
+/// Every event of Claude Code 2.1.332.
 pub static EVENTS: &[EventInfo] = &[
     ev!("PreToolUse", Some("tool_name"), Wide, PreTool, LONG, true),
     ev!(
@@ -208,7 +210,7 @@ pub static EVENTS: &[EventInfo] = &[
 ];
 
 /// Events only another agent sends, under names hookrun keeps as they are
-/// (Gemini CLI's model events, landscape 1.2): none of them has a matcher
+/// (Gemini CLI's model events): none of them has a matcher
 /// field (Gemini runs their hooks whatever the matcher says).
 pub static AGENT_ONLY: &[EventInfo] = &[
     ev!("BeforeModel", None, Narrow, Prompt, 60_000, false),

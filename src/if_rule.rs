@@ -1,4 +1,4 @@
-//! Best-effort evaluation of a handler's `if` permission rule (spec 3.2).
+//! Best-effort evaluation of a handler's `if` permission rule.
 //!
 //! Claude Code evaluates `if` with its own Bash parser and permission-rule
 //! engine; hookrun reproduces the common forms and, like Claude Code, runs

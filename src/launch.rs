@@ -1,5 +1,6 @@
 //! How a selected hook becomes something to run: shell or exec form,
-//! placeholders, environment, working directory and timeout (spec 4.3, 4.4).
+//! placeholders, environment, working directory and timeout, as Claude
+//! Code launches a command hook.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

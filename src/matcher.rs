@@ -1,4 +1,4 @@
-//! Claude Code's matcher rules (spec 3.1), pure.
+//! Claude Code's matcher rules, pure.
 //!
 //! A matcher is either a list of exact names (`Bash`, `Edit|Write`,
 //! `Read, Grep` on most events) or, when it holds any other character, an
@@ -10,7 +10,7 @@
 use crate::events::NameSet;
 
 /// Old tool names that Claude Code still accepts in name lists, mapped to the
-/// current ones (spec 3.1).
+/// current ones.
 const LEGACY_ALIASES: &[(&str, &str)] = &[
     ("Task", "Agent"),
     ("KillShell", "TaskStop"),
@@ -40,7 +40,9 @@ pub struct Matcher {
     regex_only: bool,
 }
 
-/// How a config's matchers are read (dialect-pydantic-deep.md rule 3).
+/// How a config's matchers are read: Claude Code's exact-names-or-regex rule
+/// unless the config says `matcher_syntax = "regex"`, never implied by the
+/// caller.
 #[derive(
     Debug,
     Clone,
@@ -62,7 +64,7 @@ pub enum Syntax {
 }
 
 /// Tool families usable in matchers, so one config can guard every agent
-/// (rule 4): `@shell`, `@read`, `@write`, `@edit`, and `@code` for tools
+/// (tool names are otherwise matched as the caller sent them): `@shell`, `@read`, `@write`, `@edit`, and `@code` for tools
 /// that run code in the agent's own interpreter (deputy's `run_r_code`).
 const FAMILIES: &[(&str, &str)] = &[
     (

@@ -1,4 +1,4 @@
-//! Claude Code's hook-output schema (spec section 6), as data.
+//! Claude Code's hook-output schema (2.1.332), as data.
 //!
 //! Used to validate each hook's JSON answer exactly as Claude Code does (an
 //! answer that fails is a non-blocking error, not a decision), and in tests

@@ -1,4 +1,4 @@
-//! Choosing which configured hooks run for an event (spec 4.1), pure:
+//! Choosing which configured hooks run for an event, pure:
 //! matching, Claude Code's dedup (first position, last config), the `if`
 //! rule, and the handlers hookrun will not run.
 

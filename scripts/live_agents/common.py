@@ -41,8 +41,8 @@ class Scenario:
     written into the project directory before the run (hook scripts; a file
     whose content starts with ``#!`` is made executable).
 
-    ``known`` names the issue that will fix a recorded difference
-    (``"issue 12: ..."``); ``deliberate`` names a documented deliberate
+    ``known`` says what a recorded difference is and what will fix it
+    (``"matcher not yet read: ..."``); ``deliberate`` names a documented deliberate
     difference. Neither hides the difference: the driver still diffs it.
     """
 

@@ -1,5 +1,6 @@
 //! One hook's answer: its run (exit status, stdout, stderr) read exactly as
-//! Claude Code reads a command hook's result (spec 5, 5.1, 5.2, 5.3). Pure.
+//! Claude Code reads a command hook's result (docs/semantics.md, "Reading
+//! answers"). Pure.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -123,7 +124,9 @@ pub struct Answer {
     pub stderr: String,
 }
 
-/// Events whose exit-2 "missing script" result is not a block (spec 5.3).
+/// Events where Claude Code reads an exit 2 with empty stdout and a "no such
+/// file" or "can't open" stderr as a missing script, a non-blocking error,
+/// so that a missing Stop hook cannot loop forever.
 const MISSING_SCRIPT_EVENTS: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
 /// Events where an exit 2 whose JSON cannot be processed still blocks.
 const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
@@ -325,8 +328,8 @@ fn looks_missing(stderr: &str) -> bool {
     lower.contains("no such file") || lower.contains("can't open")
 }
 
-/// Spec 5.2 steps 1, 3 and 5: drops a `hookSpecificOutput` for another event
-/// next to a block, rejects one for another event otherwise, and computes
+/// Claude Code's processing of a JSON answer: drops a `hookSpecificOutput`
+/// for another event next to a block, rejects one for another event otherwise, and computes
 /// the blocking error. Returns the cleaned object and the block text.
 fn process_json(
     event: &str,

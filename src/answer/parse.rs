@@ -1,4 +1,4 @@
-//! Reading a hook's stdout the way Claude Code does (spec 5.1): plain text,
+//! Reading a hook's stdout the way Claude Code does: plain text,
 //! a schema-valid JSON object, the async marker, or a validation error.
 
 use serde_json::{Map, Value};
@@ -16,8 +16,8 @@ pub(super) enum Parsed {
     Invalid(String),
 }
 
-/// Spec 5.1: plain text, a schema-valid object, an async marker, or a
-/// validation error.
+/// What Claude Code makes of a hook's stdout: plain text, a schema-valid
+/// object, an async marker, or a validation error.
 pub(super) fn parse_stdout(stdout: &str) -> Parsed {
     let t = js_trim(stdout);
     if !t.starts_with('{') {

@@ -12,7 +12,7 @@
 //!    the user's environment names these files, so a missing one is an
 //!    error, as with `--config`;
 //! 3. only when neither 1 nor 2 gave a file: Claude Code's own layers,
-//!    lowest priority first (spec 1.1): `~/.claude/settings.json`
+//!    lowest priority first: `~/.claude/settings.json`
 //!    (`$CLAUDE_CONFIG_DIR` relocates `~/.claude`),
 //!    `<project>/.claude/settings.json`,
 //!    `<project>/.claude/settings.local.json`, then managed settings

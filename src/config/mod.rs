@@ -38,8 +38,9 @@ use layer::Layer;
 pub use model::{
     Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
 };
-/// Loads and layers config files in order (spec 1.2: hook lists appended;
-/// `disableAllHooks` takes the last value set; dedup happens per event).
+/// Loads and layers config files in order, as Claude Code does: hook lists
+/// appended, `disableAllHooks` takes the last value set, dedup happens per
+/// event (docs/configuration.md).
 ///
 /// # Errors
 /// A file that is missing, unreadable or does not parse; an invalid TOML

@@ -82,7 +82,8 @@ pub struct Hook {
     pub env: Vec<(String, String)>,
     pub if_rule: Option<String>,
     pub origin: Origin,
-    /// Claude Code's dedup key (spec 4.2): identical keys run once.
+    /// Claude Code's dedup key: identical keys run once, at the first one's
+    /// position with the last one's settings.
     pub dedup_key: String,
 }
 
@@ -333,7 +334,7 @@ pub(super) fn looks_like_millis(secs: f64) -> bool {
     secs >= 1000.0
 }
 
-/// The dedup key of spec 4.2 (plugin root, shell, command, args, `if`), plus
+/// Claude Code's dedup key (plugin root, shell, command, args, `if`), plus
 /// the environment, which changes what a TOML hook does.
 pub(super) fn dedup_key(
     action: &Action,

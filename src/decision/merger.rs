@@ -237,7 +237,7 @@ impl<'a> Merger<'a> {
     }
 }
 
-/// Whether a block on this event does anything (spec section 7): on the
+/// Whether a block on this event does anything in Claude Code: on the
 /// others it is a notice.
 pub(super) fn can_block(family: Family, event: &str) -> bool {
     match family {

@@ -1,4 +1,4 @@
-//! Merging every hook's answer into one decision (spec section 7), pure.
+//! Merging every hook's answer into one decision (docs/semantics.md, "Merging"), pure.
 //!
 //! Claude Code consumes answers in completion order, so where several hooks
 //! compete its result can differ from run to run; hookrun merges in config

@@ -1,4 +1,4 @@
-//! The "outside-REPL" events (spec 7.8): Notification, SessionEnd,
+//! The "outside-REPL" events: Notification, SessionEnd,
 //! PreCompact, ConfigChange, Elicitation, WorktreeCreate, ... Claude Code reads
 //! their hooks differently: blocked = exit 2 or `decision: "block"`, and the
 //! raw stdout of a successful hook is the output.
@@ -10,7 +10,7 @@ use super::model::{Input, Permission};
 use crate::answer::js_trim;
 
 impl Merger<'_> {
-    /// The outside-REPL executor's reading (spec 7.8).
+    /// How Claude Code's outside-REPL executor reads an answer.
     pub(super) fn outside(&mut self, input: &Input<'_>) {
         let a = input.answer;
         if self.event == "Notification" {

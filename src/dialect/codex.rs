@@ -1,4 +1,4 @@
-//! OpenAI Codex CLI (landscape section 2): Claude Code's events and wire
+//! OpenAI Codex CLI: Claude Code's events and wire
 //! format, with strict output schemas. On PreToolUse Codex rejects (and so
 //! ignores) `ask`, `continue`, `stopReason` and `suppressOutput`, applies
 //! `updatedInput` only with `allow`, and blocks on exit 2 only with a

@@ -1,5 +1,5 @@
-//! pydantic-deep 0.3.50 (spec pydantic-deep-and-deputy.md 1.2–1.7, and
-//! dialect-pydantic-deep.md, whose numbered rules are cited below).
+//! pydantic-deep 0.3.50, as its code reads and runs command hooks
+//! (docs/dialects.md).
 //!
 //! Its payload is five keys — `event` (snake_case), `tool_name`,
 //! `tool_input`, `tool_result`, `tool_error` — written by Python's
@@ -61,7 +61,7 @@ pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>
 }
 
 /// The payload pydantic-deep would send for the current state of a call
-/// (rule 6): `json.dumps` style; a non-string result as Python's `str()`.
+/// byte for byte: `json.dumps` style; a non-string result as Python's `str()`.
 #[must_use]
 pub fn payload(
     event: &str,
@@ -203,8 +203,10 @@ fn py_strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
-/// Reads a hook by pydantic-deep's rules (rule 5), with its failure rules
-/// (rule 7) unless the hook's `fail_mode` is explicit.
+/// Reads a hook by pydantic-deep's rules (exit 2 denies, any other exit
+/// allows, `modified_args` / `modified_result` apply), with its failure rules
+/// (on `pre_tool_use` a timeout or flood denies) unless the hook's
+/// `fail_mode` is explicit.
 #[must_use]
 pub fn classify_with(
     event: &str,
@@ -372,7 +374,7 @@ impl super::protocol::Protocol for PydanticDeep {
     }
 
     fn default_timeout(&self, _event: &str) -> Option<std::time::Duration> {
-        // pydantic-deep's own default (dialect rule 7).
+        // pydantic-deep's own default hook timeout.
         Some(std::time::Duration::from_secs(30))
     }
 

@@ -25,7 +25,8 @@ pub struct Event {
     pub info: Option<&'static EventInfo>,
     pub fields: Map<String, Value>,
     /// The event in hookrun's model, as Claude-dialect hooks get it on
-    /// stdin: compact JSON plus one `\n` (spec 2.1).
+    /// stdin: compact JSON plus one `\n`, as Claude Code
+    /// writes it.
     pub bytes: Arc<Vec<u8>>,
     /// Who sent it.
     pub dialect: Dialect,

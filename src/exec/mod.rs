@@ -37,7 +37,8 @@ use streams::{Streams, kill_until_closed};
 
 use crate::os::{self, GroupGuard, LiveGroups, Stop};
 
-/// How long a timed-out hook gets between SIGTERM and SIGKILL (spec 4.4).
+/// How long a timed-out hook gets between SIGTERM and SIGKILL: Claude Code
+/// sends SIGTERM, then SIGKILL 1.5 s later.
 pub const KILL_GRACE: Duration = Duration::from_millis(1500);
 
 /// Limits that apply to every hook of a run.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::agent::Agent;
 use crate::config::{Action, Config};
 
-/// Codex's events (landscape section 2): Claude Code's names, fewer of them.
+/// Codex's events: Claude Code's names, fewer of them.
 const CODEX: &[&str] = &[
     "SessionStart",
     "SubagentStart",

@@ -1,6 +1,6 @@
 //! `check`'s lints: suspicious things in a loaded config that `run` would
 //! carry out without complaint, but that rarely mean what their authors
-//! think (landscape section 9). Reads hook scripts; runs nothing.
+//! think (hooks that never fire, matchers that match nothing). Reads hook scripts; runs nothing.
 
 mod agent_twice;
 pub(crate) mod installed;
@@ -42,7 +42,7 @@ const TOOLS: &[&str] = &[
     "Write",
 ];
 
-/// Known matcher values of non-tool events (spec 2.2).
+/// Known matcher values of Claude Code's non-tool events.
 fn known_values(event: &str) -> &'static [&'static str] {
     match event {
         "SessionStart" => &["startup", "resume", "clear", "compact", "fork"],

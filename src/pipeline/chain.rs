@@ -168,7 +168,8 @@ pub(super) fn rewritten(
     bytes.push(b'\n');
     e.bytes = bytes.into();
     if let Some(payload) = crate::dialect::protocol(e.dialect).payload(&e) {
-        // The caller's own shape of the new state (pydantic-deep's rule 6).
+        // The caller's own shape of the new state (for pydantic-deep,
+        // `json.dumps` style).
         e.raw = payload.into();
     } else if !e.dialect.is_claude_like() {
         e.raw = Arc::clone(&e.bytes);

@@ -328,7 +328,7 @@ fn patterns_replace_and_extra_patterns_extend() {
 }
 
 /// The verified gaps of pydantic-deep's `default_security_hook` and
-/// deputy's built-ins (spec pydantic-deep-and-deputy.md 1.9 and 3).
+/// deputy's built-ins, read from their code.
 #[test]
 fn peers_verified_gaps_are_closed() {
     for cmd in [

@@ -1,4 +1,4 @@
-//! `hookrun explain` on the tricky matcher cases of spec section 3.
+//! `hookrun explain` on Claude Code's tricky matcher cases.
 
 use std::path::Path;
 use std::process::Command;

@@ -1,4 +1,4 @@
-//! The JSON edge cases of spec 5.1 and 5.2, end to end.
+//! The JSON edge cases of Claude Code's reading of a hook's stdout, end to end.
 
 use serde_json::json;
 

@@ -120,7 +120,7 @@ proptest! {
 
     /// The same hooks listed in any order: the reasons of the winning
     /// permission, the contexts and the rewrite that wins are those of the
-    /// order given, hook by hook (spec section 7).
+    /// order given, hook by hook.
     #[test]
     fn reasons_contexts_and_rewrites_come_in_config_order(kinds in prop::collection::vec(0u8..6, 0..8), seed in any::<u64>()) {
         let mut hooks = numbered(&kinds);

@@ -1,6 +1,6 @@
 //! Claude Code settings JSON (`settings.json`, `settings.local.json`,
 //! managed settings, plugin `hooks/hooks.json`), loaded by Claude Code's own
-//! rules (spec 1.3) so the outcome is the same:
+//! rules so the outcome is the same:
 //!
 //! - unknown handler keys are ignored;
 //! - an unknown event name drops that event's key;

@@ -1,4 +1,4 @@
-//! GitHub Copilot CLI (landscape section 4): camelCase events and fields
+//! GitHub Copilot CLI: camelCase events and fields
 //! (`toolName`, `toolArgs`), answers `permissionDecision` +
 //! `permissionDecisionReason`; hook answers are read like Claude Code's.
 

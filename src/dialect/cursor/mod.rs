@@ -1,4 +1,4 @@
-//! Cursor (landscape section 3). Events in lowerCamelCase, with dedicated
+//! Cursor. Events in lowerCamelCase, with dedicated
 //! shell, MCP and file events; answers `permission` + `user_message` /
 //! `agent_message` (+ `updated_input` on preToolUse), `continue` on
 //! `beforeSubmitPrompt`, `followup_message` on `stop`, `additional_context`

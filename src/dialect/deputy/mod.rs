@@ -1,5 +1,4 @@
-//! deputy, the R agent framework (its hook document in the seeds; its code
-//! read in spec pydantic-deep-and-deputy.md section 3). deputy's hooks are R
+//! deputy, the R agent framework (docs/deputy.md). deputy's hooks are R
 //! callbacks, so it speaks to hookrun through the R adapter in
 //! `integrations/deputy/`, which registers one deputy hook per event and
 //! sends each call as one JSON object:

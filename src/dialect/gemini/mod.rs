@@ -1,4 +1,4 @@
-//! Gemini CLI (landscape section 1). Event names `BeforeTool`, `AfterTool`,
+//! Gemini CLI. Event names `BeforeTool`, `AfterTool`,
 //! `BeforeAgent`, `AfterAgent`, `PreCompress`, …, and the model events
 //! (`BeforeModel`, `AfterModel`, `BeforeToolSelection`); answers
 //! `decision`, `reason`, `hookSpecificOutput.tool_input` (merged over the

@@ -1,7 +1,7 @@
 //! Gemini CLI's reading of one hook's run, translated into a Claude-shaped
 //! answer.
 //!
-//! hookrun reproduces Gemini's *observed* reading of a hook (landscape 1.6),
+//! hookrun reproduces Gemini's *observed* reading of a hook (running Gemini CLI),
 //! not its documentation, because transparency means the same outcome as
 //! Gemini running the hook itself: stdout JSON wins over the exit code (so
 //! `{}` with exit 2 allows), exit 2 without output allows, exit 1 warns, and

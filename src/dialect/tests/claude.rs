@@ -124,7 +124,7 @@ fn detect_and_normalize() {
     }
 }
 
-/// Claude Code's reading of one run (spec 5): the rules every other
+/// Claude Code's reading of one run: the rules every other
 /// dialect's answers are translated into.
 #[test]
 fn classify_rows() {

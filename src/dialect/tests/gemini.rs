@@ -98,7 +98,7 @@ fn hooks_get_gemini_project_dir() {
     );
 }
 
-/// Gemini's observed reading of a hook (landscape 1.6), as the Claude
+/// Gemini's observed reading of a hook, as the Claude
 /// Code answer it becomes.
 #[test]
 fn classify_rows() {
