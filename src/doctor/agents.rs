@@ -15,7 +15,7 @@ use super::tested::{self, How};
 use crate::error::Error;
 use crate::exec::{self, ExecLimits, ExecSpec, HookRun, Program, RunStatus};
 use crate::install::agent::Agent;
-use crate::os::{self, LiveGroups, Stop};
+use crate::os;
 
 /// Past this `--version` is a hang. Generous: Gemini CLI's launcher
 /// loads its whole bundle first, which took 5 s on a busy 2-core machine,
@@ -104,29 +104,11 @@ pub fn probe(
 
 /// Runs the probes to their end or timeout; stdin is empty and closed.
 fn run(specs: Vec<ExecSpec>) -> Result<Vec<HookRun>, Error> {
-    if specs.is_empty() {
-        return Ok(Vec::new());
-    }
     let limits = ExecLimits {
         max_output_bytes: PROBE_OUTPUT,
         leak_grace: Duration::from_secs(1),
     };
-    let rt = os::runtime().map_err(Error::Runtime)?;
-    let live = LiveGroups::default();
-    let outcome = rt.block_on(async {
-        let mut termination = os::Termination::watch();
-        tokio::select! {
-            (runs, ()) = exec::run_all(specs, limits, &live, || ()) => Ok(runs),
-            interruption = termination.recv() => Err(interruption),
-        }
-    });
-    outcome.map_err(|interruption| {
-        live.signal_all(Stop::Kill);
-        Error::Interrupted {
-            name: interruption.name,
-            signal: interruption.number,
-        }
-    })
+    exec::run_blocking(specs, limits)
 }
 
 /// The first executable file named `program` in the directories of

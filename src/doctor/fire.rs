@@ -69,8 +69,10 @@ pub(crate) fn program_found(agent: Agent, program: &str, project: &Path) -> Resu
         false,
         PROBE_LIMIT,
     );
-    let run = exec::run_blocking(spec, LIMITS)?;
-    Ok(run.status == RunStatus::Exited(0))
+    let runs = exec::run_blocking(vec![spec], LIMITS)?;
+    Ok(runs
+        .first()
+        .is_some_and(|r| r.status == RunStatus::Exited(0)))
 }
 
 /// Fires a plan's canaries, each through the registered command; a canary
@@ -136,10 +138,11 @@ pub(crate) fn fire(
             no_hooks,
             CANARY_LIMIT,
         );
-        let run = exec::run_blocking(spec, LIMITS)?;
-        let got = match &run.status {
-            RunStatus::SpawnFailed(why) => Got::Failed(why.clone()),
-            status => {
+        let runs = exec::run_blocking(vec![spec], LIMITS)?;
+        let got = match runs.first().map(|r| (&r.status, r)) {
+            None => Got::Failed("the command's run was lost".to_owned()),
+            Some((RunStatus::SpawnFailed(why), _)) => Got::Failed(why.clone()),
+            Some((status, run)) => {
                 let code = match status {
                     RunStatus::Exited(code) => Some(*code),
                     _ => None,

@@ -247,21 +247,28 @@ fn exit_status(status: std::process::ExitStatus) -> RunStatus {
     }
 }
 
-/// Runs one command to completion or timeout from synchronous code, in a
-/// runtime of its own that also watches for the signals that end hookrun
-/// (on one the command's group is stopped first): for `doctor`, which runs
-/// one command at a time with the same process-tree guarantees as a hook.
+/// Runs commands at once to completion or timeout from synchronous code,
+/// in a runtime of its own that also watches for the signals that end
+/// hookrun (on one every group still running is stopped first): for
+/// `doctor`, which runs its probes and canaries outside an event but with
+/// the same process-tree guarantees as a hook. The runs come back in the
+/// order given.
 ///
 /// # Errors
 /// The runtime cannot start, or hookrun was interrupted.
-pub fn run_blocking(spec: ExecSpec, limits: ExecLimits) -> Result<HookRun, crate::error::Error> {
+pub fn run_blocking(
+    specs: Vec<ExecSpec>,
+    limits: ExecLimits,
+) -> Result<Vec<HookRun>, crate::error::Error> {
+    if specs.is_empty() {
+        return Ok(Vec::new());
+    }
     let rt = os::runtime().map_err(crate::error::Error::Runtime)?;
     let live = LiveGroups::default();
-    let input = Arc::clone(&spec.input);
     let outcome = rt.block_on(async {
         let mut termination = os::Termination::watch();
         tokio::select! {
-            run = run_one(spec, input, limits, &live) => Ok(run),
+            (runs, ()) = run_all(specs, limits, &live, || ()) => Ok(runs),
             interruption = termination.recv() => Err(interruption),
         }
     });
