@@ -338,7 +338,7 @@ pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
     if b.options.as_object().is_some_and(|o| !o.is_empty()) {
         line.push_str(&format!(
             " --options {}",
-            crate::shell_word::quoted(&b.options.to_string())
+            hookrun_sh::word::quoted(&b.options.to_string())
         ));
     }
     if b.mode == crate::builtin::Mode::Warn {
@@ -354,7 +354,7 @@ pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
 pub fn exec_line(command: &str, args: &[String]) -> String {
     std::iter::once(command)
         .chain(args.iter().map(String::as_str))
-        .map(crate::shell_word::word)
+        .map(hookrun_sh::word::word)
         .collect::<Vec<_>>()
         .join(" ")
 }

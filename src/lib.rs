@@ -49,7 +49,6 @@ pub mod rendered;
 pub mod report;
 pub mod schema;
 pub mod select;
-pub mod shell_word;
 pub mod suggest;
 pub mod suite;
 pub mod wording;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::event::Event;
 
 use super::categories::{Categories, Selection};
-use super::shell::{self, Command, Pipeline};
+use hookrun_sh::{self as shell, Command, Pipeline};
 use super::destructive::{self, fed_destructive};
 use super::writes::redirects;
 use super::targets::catastrophic;

@@ -10,10 +10,10 @@
 //! `--no-preserve-root` (its only use is to delete `/`).
 
 use super::argv::{self, Spec, Takes};
-use super::shell;
 use super::targets::{SYSTEM_DIRS, account_file, catastrophic, device_target, normal, root_like};
 use super::wrappers::{program, unwrap};
 use super::writes::{account_file_write, dd};
+use hookrun_sh as shell;
 
 pub(super) const RM: Spec = Spec {
     short_value: "",

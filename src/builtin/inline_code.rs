@@ -9,7 +9,7 @@
 use std::sync::LazyLock;
 
 use super::literals::literals;
-use crate::shell_word::quoted;
+use hookrun_sh::word::quoted;
 
 /// The inline program of an interpreter's command line, if it has one.
 pub(super) fn code_of(prog: &str, args: &[String]) -> Option<String> {

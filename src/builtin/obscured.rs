@@ -4,8 +4,8 @@
 //! substituted into `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`. What it
 //! decodes to is only known when it runs, so it is not trusted.
 
-use super::shell;
 use super::wrappers::{program, unwrap};
+use hookrun_sh as shell;
 
 /// Compressors whose `-d` decompresses.
 const COMPRESSORS: &[&str] = &["gzip", "bzip2", "xz", "zstd", "lz4", "lzma", "brotli"];

@@ -14,7 +14,7 @@ use super::guard::{Context, Entry, Guard, Verdict, options};
 use super::own_files::OwnFiles;
 use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
-use super::expand;
+use hookrun_sh::expand;
 use super::paths_code::{self, Judge as _};
 use super::sensitive_names;
 pub use super::tools::Access;

@@ -6,14 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::expand;
 use super::guard::Verdict;
 use super::r_code::{self, Act};
 use super::resolve::absolute;
-use super::shell_glob;
 use super::shell_paths;
 use super::tools::Access;
 use crate::event::Event;
+use hookrun_sh::expand;
 
 /// protect-paths' rules, as the readers of code use them.
 pub(super) trait Judge {
@@ -93,7 +92,7 @@ fn shell_paths_denied(
         // A glob is judged as text (its directory, and as a whole) and
         // by the files the shell would expand it to here.
         let expanded = if t.pattern {
-            shell_glob::expand(&absolute(&t.text, cwd, j.home())).unwrap_or_default()
+            hookrun_sh::glob::expand(&absolute(&t.text, cwd, j.home())).unwrap_or_default()
         } else {
             Vec::new()
         };

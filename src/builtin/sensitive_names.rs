@@ -2,8 +2,6 @@
 //! (`.env*`, `.[e]nv`, `id_*`) is judged by the protected files it could
 //! match, not only by its text. Pure: `paths.rs` judges each candidate.
 
-use super::shell_glob;
-
 /// File names the default deny lists protect, as examples of what a glob
 /// in a search filter could match.
 const SENSITIVE_NAMES: &[&str] = &[
@@ -38,7 +36,7 @@ pub(super) fn matched_by(pattern: &str) -> Vec<String> {
     if last.chars().all(|c| matches!(c, '*' | '?')) {
         return Vec::new();
     }
-    let Some(re) = shell_glob::component_regex(last) else {
+    let Some(re) = hookrun_sh::glob::component_regex(last) else {
         return Vec::new();
     };
     SENSITIVE_NAMES

@@ -7,9 +7,9 @@
 //! The agents' sandboxes, not a guard over text, contain a shell.
 
 use super::r_code::{self, Act};
-use super::shell::{self, Command};
 use super::tools::{Access, patch_paths};
 use super::wrappers::{Runs, program, unwrap_fed};
+use hookrun_sh::{self as shell, Command};
 
 /// How deep `sh -c`, `eval` and substitutions are followed.
 const MAX_DEPTH: usize = 8;

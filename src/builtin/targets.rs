@@ -2,7 +2,7 @@
 //! system directories, homes, devices and the account files. Shared by the
 //! per-program rules (`destructive.rs`) and the inline-code check.
 
-use super::expand;
+use hookrun_sh::expand;
 
 /// `/dev` targets that are not devices worth protecting.
 pub(super) const HARMLESS_DEVICES: &[&str] = &[

@@ -34,7 +34,7 @@ pub fn expand(action: Action, dir: &Path) -> Action {
     let plain = dir.display().to_string();
     match args {
         None if command.contains(CONFIG_DIR) => Action::Command {
-            command: command.replace(CONFIG_DIR, &crate::shell_word::word(&plain)),
+            command: command.replace(CONFIG_DIR, &hookrun_sh::word::word(&plain)),
             args: None,
         },
         None => Action::Command {

@@ -49,7 +49,7 @@ pub(crate) fn unreadable_settings(project: &Path, homes: &Homes, agents: &[Agent
                 ),
                 format!(
                     "fix it (`hookrun check {}` names the line), then run `hookrun doctor` again",
-                    crate::shell_word::word(&file.display().to_string())
+                    hookrun_sh::word::word(&file.display().to_string())
                 ),
             );
             if !out.contains(&p) {
@@ -299,7 +299,7 @@ fn config_problems(
             ),
             format!(
                 "read it, then run `hookrun trust {}`",
-                crate::shell_word::word(&f.path.display().to_string())
+                hookrun_sh::word::word(&f.path.display().to_string())
             ),
         ));
     }

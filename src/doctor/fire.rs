@@ -59,7 +59,7 @@ pub(crate) fn agent_parts(agent: Agent) -> (Launch, Reads, crate::dialect::canar
 /// hookrun was interrupted.
 pub(crate) fn program_found(agent: Agent, program: &str, project: &Path) -> Result<bool, Error> {
     let (launch, _, _) = agent_parts(agent);
-    let probe = format!("command -v -- {}", crate::shell_word::word(program));
+    let probe = format!("command -v -- {}", hookrun_sh::word::word(program));
     let spec = as_agent(
         launch,
         probe,
@@ -172,7 +172,7 @@ pub(crate) fn fire(
 /// before the shell sees it).
 fn substituted(launch: Launch, command: &str, project: &Path) -> String {
     let mut text = command.to_owned();
-    let quoted = crate::shell_word::word(&project.display().to_string());
+    let quoted = hookrun_sh::word::word(&project.display().to_string());
     for var in launch.substituted {
         text = text
             .replace(&format!("${{{var}}}"), &quoted)

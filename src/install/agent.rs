@@ -103,7 +103,7 @@ pub fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> String {
     let mut c = format!("{program} {}", run_args(agent));
     if let Some(event) = how.event {
         c.push_str(" --event ");
-        c.push_str(&crate::shell_word::word(event));
+        c.push_str(&hookrun_sh::word::word(event));
     }
     if how.allow_errors {
         c.push_str(" --on-error allow");

@@ -48,7 +48,7 @@ pub fn config_word(
 ) -> Result<String, String> {
     if scope != Scope::User {
         if let Ok(rel) = config.strip_prefix(project) {
-            let rel = crate::shell_word::word(&rel.display().to_string());
+            let rel = hookrun_sh::word::word(&rel.display().to_string());
             return Ok(match project_anchor(agent) {
                 Some(anchor) => format!("{anchor}/{rel}"),
                 None => rel,
@@ -62,7 +62,7 @@ pub fn config_word(
             elsewhere(agent)
         ));
     }
-    Ok(crate::shell_word::word(&config.display().to_string()))
+    Ok(hookrun_sh::word::word(&config.display().to_string()))
 }
 
 /// Refuses, at project scope, a program word that is not the plain

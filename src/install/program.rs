@@ -106,7 +106,7 @@ pub(crate) fn decide(facts: &Facts) -> Program {
         "where another machine may have no hookrun"
     };
     Program {
-        word: crate::shell_word::word(&exe.display().to_string()),
+        word: hookrun_sh::word::word(&exe.display().to_string()),
         machine_specific: Some(format!(
             "{why}, so the command names this binary by its absolute path, {}, {place}",
             exe.display()

@@ -329,7 +329,7 @@ pub(crate) fn install_command(r: &Registration, project: &Path) -> String {
     if let Some(config) = &r.config {
         let shown = config.strip_prefix(project).unwrap_or(config);
         c.push_str(" --config ");
-        c.push_str(&crate::shell_word::word(&shown.display().to_string()));
+        c.push_str(&hookrun_sh::word::word(&shown.display().to_string()));
     }
     c.push('`');
     c

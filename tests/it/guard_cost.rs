@@ -6,7 +6,7 @@
 //! substitution or here-doc body — stays linear in the line's length.
 
 use hookrun::builtin::dangerous::{DangerousCommands, Options};
-use hookrun::builtin::shell;
+use hookrun_sh as shell;
 use proptest::prelude::*;
 
 /// Work per input byte allowed: a byte is lexed at each level the guard

@@ -9,7 +9,8 @@
 use std::path::Path;
 
 use hookrun::builtin::dangerous::{DangerousCommands, MAX_INPUT, Options};
-use hookrun::builtin::{Builtin, Mode, Verdict, r_code, shell};
+use hookrun::builtin::{Builtin, Mode, Verdict, r_code};
+use hookrun_sh as shell;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

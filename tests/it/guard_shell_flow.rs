@@ -8,7 +8,7 @@
 
 use crate::support::{assert_guard_allows, assert_guard_denies};
 use hookrun::builtin::dangerous::{DangerousCommands, Options};
-use hookrun::builtin::shell::MAX_WORDS;
+use hookrun_sh::MAX_WORDS;
 
 fn guard() -> DangerousCommands {
     DangerousCommands::new(Options::default()).expect("built-in rules")

@@ -54,3 +54,4 @@ mod serve_strict;
 mod setup;
 mod signals;
 mod test_formats;
+mod workspace;

@@ -10,7 +10,7 @@ use super::sourced::INTERPRETERS;
 use crate::builtin::awk;
 use crate::builtin::inline_code;
 use crate::builtin::r_code;
-use crate::builtin::shell::Command;
+use hookrun_sh::Command;
 use crate::builtin::targets::{account_file, catastrophic, device_target};
 
 /// The inline program of `prog` (a name as `program` gives it), if it has

@@ -2,7 +2,7 @@
 //! analyses, and the most words of one command it keeps. Past any of
 //! them it denies, saying which, rather than allow text it has not read.
 
-use crate::builtin::shell::{MAX_PIPELINE, MAX_WORDS};
+use hookrun_sh::{MAX_PIPELINE, MAX_WORDS};
 
 /// How deep the guard follows shells in shells, `eval` and substitutions.
 /// Deeper text is denied, never allowed unseen.

@@ -7,7 +7,7 @@
 use super::sourced::{self, INTERPRETERS, SHELLS};
 use crate::builtin::awk;
 use crate::builtin::obscured::{decoded_in, decoder};
-use crate::builtin::shell::{self, Command};
+use hookrun_sh::{self as shell, Command};
 use crate::builtin::wrappers::{program, unwrap};
 
 /// Programs that fetch from the network.

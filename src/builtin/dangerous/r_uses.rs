@@ -8,7 +8,7 @@
 
 use super::piped::Check;
 use crate::builtin::r_code::{self, Act, Use};
-use crate::shell_word::quoted;
+use hookrun_sh::word::quoted;
 
 /// Why R `code` is dangerous, or `None`; `check` reads shell text.
 pub(super) fn judged(code: &str, check: Check<'_>) -> Option<String> {

@@ -4,7 +4,7 @@
 
 use super::limits::{too_long_pipeline, too_many_words};
 use crate::builtin::destructive;
-use crate::builtin::shell::Command;
+use hookrun_sh::Command;
 
 /// Why `cmd`'s shape alone is refused (the fork bomb and `$IFS` rules are
 /// built-in rules, off when `patterns` replace them).

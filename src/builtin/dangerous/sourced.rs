@@ -5,7 +5,7 @@
 //! …)`, as `bash -c "$(…)"` runs it): checked as `X | sh` and `sh <<<`
 //! are.
 
-use crate::builtin::shell::{self, Command, Pipeline, Script};
+use hookrun_sh::{self as shell, Command, Pipeline, Script};
 use crate::builtin::wrappers::{program, unwrap};
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.

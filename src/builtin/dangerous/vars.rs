@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::builtin::shell::Command;
+use hookrun_sh::Command;
 use crate::builtin::wrappers::is_assignment;
 
 /// The longest word an expansion may make: past it the word is left as

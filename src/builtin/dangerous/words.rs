@@ -5,8 +5,8 @@
 
 use super::cwd;
 use super::vars;
-use crate::builtin::expand;
-use crate::builtin::shell::Command;
+use hookrun_sh::expand;
+use hookrun_sh::Command;
 
 /// The arguments with their brace alternatives expanded (`{/,/tmp}` is two
 /// words), or `None` when none has braces.

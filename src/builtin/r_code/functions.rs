@@ -58,7 +58,7 @@ pub(super) fn call(name: &str, args: &[Arg], e: &mut dyn Eval) -> Value {
         "shQuote" => {
             let m = matched(&["string", "type"], args);
             let v = m.params[0].map_or_else(unknown, |x| e.value(x));
-            map(v, |s| crate::shell_word::quoted(&s))
+            map(v, |s| hookrun_sh::word::quoted(&s))
         }
         "paste" | "paste0" | "file.path" | "path" | "here" | "path_home" | "str_c" => {
             paste(e, name, args)

@@ -15,7 +15,7 @@ use super::lex;
 use super::tree::{self, Arg, Node};
 use super::uses::{Call, direct, first_string, is_url, paths};
 use super::values::DECODED;
-use crate::shell_word::quoted;
+use hookrun_sh::word::quoted;
 
 /// How deep R code given as a string (`parse(text = …)`) is followed.
 const MAX_NESTING: usize = 8;

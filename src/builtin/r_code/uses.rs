@@ -13,7 +13,7 @@ use super::fold::Folder;
 use super::tree::Arg;
 use super::values::{MAX_ALTS, UNKNOWN, combine};
 use crate::builtin::inline_code;
-use crate::shell_word::{quoted, word};
+use hookrun_sh::word::{quoted, word};
 
 /// The most (source, destination) pairs of one copy, or (mode, path)
 /// pairs of one `Sys.chmod`.

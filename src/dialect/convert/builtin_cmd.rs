@@ -8,7 +8,7 @@ use serde_json::Value;
 /// read back into a built-in hook: (name, options, mode). Anything else on
 /// the line keeps it an ordinary command.
 pub fn builtin_of(command: &str) -> Option<(String, Option<toml::Value>, Option<String>)> {
-    let pipelines = crate::builtin::shell::parse(command);
+    let pipelines = hookrun_sh::parse(command);
     let [pipeline] = pipelines.as_slice() else {
         return None;
     };

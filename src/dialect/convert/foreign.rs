@@ -90,7 +90,7 @@ fn command_of(agent: Dialect, h: &Value) -> Result<String, String> {
     };
     Ok(match h.get("cwd").and_then(Value::as_str) {
         Some(dir) if !dir.is_empty() => {
-            format!("cd {} && {bash}", crate::shell_word::quoted(dir))
+            format!("cd {} && {bash}", hookrun_sh::word::quoted(dir))
         }
         _ => bash.to_owned(),
     })

@@ -12,7 +12,7 @@ const MAX_ENTRIES: usize = 10_000;
 
 /// The existing paths an absolute glob expands to, or `None` when the
 /// expansion would look at more than [`MAX_ENTRIES`] entries.
-pub(super) fn expand(pattern: &Path) -> Option<Vec<PathBuf>> {
+pub fn expand(pattern: &Path) -> Option<Vec<PathBuf>> {
     let mut current = vec![PathBuf::from("/")];
     let mut seen = 0usize;
     for c in pattern.components() {
@@ -55,7 +55,7 @@ pub(super) fn expand(pattern: &Path) -> Option<Vec<PathBuf>> {
 }
 
 /// A regex for one component, or `None` when it holds no glob character.
-pub(super) fn component_regex(glob: &str) -> Option<regex::Regex> {
+pub fn component_regex(glob: &str) -> Option<regex::Regex> {
     if !glob.contains(['*', '?', '[']) {
         return None;
     }

@@ -1,22 +1,44 @@
-//! A small shell parser for guard rules: enough of bash to see which
-//! commands a command line runs — words with their quotes removed (every
-//! quoting form, `$'…'` escapes, backslash-newline), the separators `;`
-//! `&&` `||` `|` `&` and newlines, redirections, here-docs, the bodies of
-//! `$(…)`, backticks and `<(…)`, and the structure around commands
+//! A bash reader for guard rules: enough of bash to see which commands a
+//! command line runs — words with their quotes removed (every quoting
+//! form, `$'…'` escapes, backslash-newline), the separators `;` `&&` `||`
+//! `|` `&` and newlines, redirections, here-docs, the bodies of `$(…)`,
+//! backticks and `<(…)`, and the structure around commands
 //! (`if`/`while`/`until`/`for`/`select`/`case`, `{ …; }`, subshells,
 //! function definitions in every syntax, `!`, `time`, `coproc`, `[[ … ]]`)
 //! — so rules look at commands, not at text (`echo "rm -rf /"` runs
-//! `echo`, and `if true; then rm -rf /; fi` runs `rm`).
+//! `echo`, and `if true; then rm -rf /; fi` runs `rm`). Beside it: brace
+//! and glob expansion of a word as bash would do it ([`expand`], [`glob`])
+//! and the one quoting of text as a shell word ([`word`]).
 //!
-//! Why not a bash parser crate: see the comment in Cargo.toml. In short, a
-//! guard needs a parser that never fails (unbalanced quotes or a missing
-//! `fi` end at the end of the input, and every command it can make out is
-//! still seen), never recurses without bound, and costs time and memory
-//! linear in the input.
+//! It never fails: unbalanced quotes or a missing `fi` end at the end of
+//! the input, and every command it can make out is still seen. It never
+//! recurses without bound, and costs time and memory linear in the input
+//! (why not a bash parser crate: see this crate's Cargo.toml).
 //!
 //! The result is flat: compound commands are dissolved into the simple
 //! commands they run, in order. A guard that judges each command needs no
 //! more, because every command in a branch, loop or function body may run.
+//!
+//! Non-goals: running or evaluating anything (no variable values, no
+//! arithmetic, no aliases), reporting syntax errors, and round-tripping the
+//! text; the reader answers "which commands could this run", nothing else.
+//!
+//! ```
+//! let pipelines = hookrun_sh::parse("echo 'rm -rf /' | grep rm; if true; then rm -rf /tmp/x; fi");
+//! let names: Vec<&str> = pipelines
+//!     .iter()
+//!     .flatten()
+//!     .map(|c| c.words[0].as_str())
+//!     .collect();
+//! // The condition runs too: every command in the text is seen.
+//! assert_eq!(names, ["echo", "grep", "true", "rm"]);
+//! assert_eq!(pipelines[0][0].words, ["echo", "rm -rf /"]);
+//! assert_eq!(hookrun_sh::word::word("it's"), r"'it'\''s'");
+//! ```
+
+pub mod expand;
+pub mod glob;
+pub mod word;
 
 mod blocks;
 mod command;

@@ -1,13 +1,13 @@
 //! The shell's expansions of a word that the guards judge by what they
 //! produce: brace alternatives (`{/,/tmp}` is `/` and `/tmp`) and globs in
 //! targets (`/e*` is `/etc`). Globs are expanded against the file system as
-//! bash would (`shell_glob`), and also matched against the paths the rules
+//! bash would (`glob`), and also matched against the paths the rules
 //! protect, which may not exist where the guard runs (a device, a crontab)
 //! but would where the command does.
 
 use std::path::Path;
 
-use super::shell_glob::{self, component_regex};
+use crate::glob::{self, component_regex};
 
 /// The most words one word's braces may make: past it the word is kept
 /// as written (`{a,b}{c,d}…` cannot multiply).
@@ -91,7 +91,7 @@ const PROTECTED: &[&str] = &[
 /// `word` with its brace alternatives expanded as bash does (`a{b,c}d` is
 /// `abd acd`, nested braces too); a word without a `{…,…}` is itself. Empty
 /// results are dropped, as the shell drops empty unquoted words.
-pub(super) fn braces(word: &str) -> Vec<String> {
+pub fn braces(word: &str) -> Vec<String> {
     let mut out = Vec::new();
     expand_braces(word, &mut out);
     if out.len() > MAX_BRACE_WORDS {
@@ -151,14 +151,14 @@ fn first_brace(word: &str) -> Option<(usize, usize, Vec<&str>)> {
 }
 
 /// Whether a word holds a glob character the shell expands.
-pub(super) fn has_glob(word: &str) -> bool {
+pub fn has_glob(word: &str) -> bool {
     word.contains(['*', '?', '['])
 }
 
 /// What a target may name once its globs are expanded: the existing paths
 /// it matches (absolute targets only), the protected paths it could match,
 /// and the target itself. A target without glob characters is itself.
-pub(super) fn targets(target: &str) -> Vec<String> {
+pub fn targets(target: &str) -> Vec<String> {
     if !has_glob(target) {
         return vec![target.to_owned()];
     }
@@ -172,7 +172,7 @@ pub(super) fn targets(target: &str) -> Vec<String> {
         );
     }
     if target.starts_with('/') {
-        for p in shell_glob::expand(Path::new(target)).unwrap_or_default() {
+        for p in glob::expand(Path::new(target)).unwrap_or_default() {
             out.push(p.to_string_lossy().into_owned());
         }
         out.extend(
