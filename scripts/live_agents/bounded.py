@@ -9,6 +9,7 @@ import tempfile
 import time
 from typing import Callable
 
+
 @dataclasses.dataclass
 class Bounded:
     exit_code: int  # -9 when the run was killed on expiry

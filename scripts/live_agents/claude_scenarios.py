@@ -188,7 +188,8 @@ STOP_EXIT2 = "a Stop block is JSON + exit 2, so the model also gets `Stop hook b
 # The stream's `prompt_submit_outcome.reason` is the bare stderr for Claude
 # Code, the `[<command>]: <stderr>` of hookrun's JSON reason through hookrun
 # (the text shown to the user is the same).
-PROMPT_REASON = "the prompt-block reason keeps the `[<command>]: ` label in the SDK stream (the user sees the same text)"
+PROMPT_REASON = ("the prompt-block reason keeps the `[<command>]: ` label in the SDK stream"
+                 " (the user sees the same text)")
 # Claude Code prints `SessionEnd hook [<command>] failed: <stderr>` on its
 # stderr; hookrun exits 0 (a notice in systemMessage, which SessionEnd ignores).
 SESSION_END = "a failed SessionEnd hook is not printed by Claude Code (hookrun exits 0 on SessionEnd)"

@@ -25,20 +25,15 @@ What is compared (see ``RunResult``):
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import re
 
-from . import bounded, broken_config, common
+from . import bounded, broken_config, codex_session, codex_trust, common
+from .codex_scenarios import SCENARIOS
+from .codex_session import CODEX_BIN, Script
 from .common import RunResult, Scenario
 
 AGENT = "codex"
-
-CODEX_BIN = os.path.join(
-    "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin",
-    "codex",
-)
 
 # Registration timeout of the single hookrun hook in B modes (seconds): the
 # scenario's own timeouts are enforced by hookrun from the config. Codex clamps
@@ -46,38 +41,11 @@ CODEX_BIN = os.path.join(
 HOOKRUN_TIMEOUT = 600
 HOOKRUN_TIMEOUT_CAPS = {"SessionEnd": 3}
 
-# Texts Codex sends in every request whatever the hooks do.
-BOILERPLATE_PREFIXES = (
-    "You are a coding agent running in the Codex CLI",
-    "<skills_instructions>",
-    "<permissions instructions>",
-    "<environment_context>",
-)
-
 # stderr lines Codex prints on every run (the temp CODEX_HOME, the empty stdin).
 STDERR_NOISE = (
     "WARNING: proceeding, even though we could not create PATH aliases",
     "Reading additional input from stdin...",
 )
-
-# The random id of an exec_command output chunk, e.g. `Chunk ID: 930bdd`.
-_CHUNK_ID = re.compile(r"Chunk ID: [0-9a-f]+")
-
-
-@dataclasses.dataclass
-class Script:
-    """What the mock model does in a scenario.
-
-    The model runs ``commands`` one by one (an ``exec_command`` call each,
-    decided by how many tool outputs the conversation already holds), then
-    answers ``answers[k]``, where ``k`` is the number of assistant answers the
-    conversation already holds (a Stop hook that blocks makes Codex ask again;
-    the last answer repeats).
-    """
-
-    commands: tuple = ("printf ran > out.txt",)
-    answers: tuple = ("done",)
-
 
 def install(ctx) -> str | None:
     """The pinned npm agents (one install for all); an error text or None."""
@@ -91,9 +59,6 @@ def install(ctx) -> str | None:
 
 def scenarios() -> list[Scenario]:
     """The A/B scenarios, then the hook-trust and broken-config checks."""
-    from . import codex_trust
-    from .codex_scenarios import SCENARIOS
-
     return SCENARIOS + codex_trust.scenarios() + broken_config.scenarios(broken_config.Agent(
         pre_event="PreToolUse",
         stop_event="Stop",
@@ -106,8 +71,6 @@ def scenarios() -> list[Scenario]:
 
 def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     """One ``codex exec`` of ``sc`` in ``mode``, against a fresh mock."""
-    from . import codex_trust
-
     if mode == codex_trust.MODE:
         return codex_trust.run(ctx, sc, run_dir)
     project = os.path.join(run_dir, "project")
@@ -120,8 +83,8 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         return RunResult(-1, None, [], {}, error=problem)
 
     last_path = os.path.join(run_dir, "last.txt")
-    with common.MockServer(_responder(sc.script)) as server:
-        _write_config(codex_home, server.port)
+    with common.MockServer(codex_session.responder(sc.script)) as server:
+        codex_session.write_config(codex_home, server.port)
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": os.path.join(run_dir, "home"),
@@ -150,7 +113,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     except FileNotFoundError:
         last = None
     output = {"last_message": last, "events": _events(stdout), "stderr": _stderr_lines(stderr)}
-    requests = [_conversation(body) for body in bodies]
+    requests = [codex_session.conversation(body) for body in bodies]
     files = {**common.snapshot_files(project, skip=tuple(sc.files)),
              **common.home_files_left(sc, run_dir)}
     return RunResult(exit_code, output, requests, files, log=log)
@@ -198,71 +161,9 @@ def _hookrun_for(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[str, str |
     return common.hookrun_command(ctx, config, "--dialect", "codex", "--config-format", "codex"), None
 
 
-def _write_config(codex_home: str, port: int) -> None:
-    """``config.toml``: the mock as the only model provider."""
-    with open(os.path.join(codex_home, "config.toml"), "w") as f:
-        f.write(
-            'model = "gpt-5"\n'
-            'model_provider = "mock"\n'
-            "\n[model_providers.mock]\n"
-            'name = "mock"\n'
-            f'base_url = "http://127.0.0.1:{port}/v1"\n'
-            'wire_api = "responses"\n'
-            'env_key = "MOCK_API_KEY"\n'
-        )
-
-
 def _write_json(path: str, value) -> None:
     with open(path, "w") as f:
         json.dump(value, f, indent=2)
-
-
-# --------------------------------------------------------------------------
-# The mock Responses API
-
-
-def _responder(script: Script):
-    """The mock's handler: answers ``POST …/responses`` from the conversation
-    it is sent (never from arrival order), ``200 {}`` anything else."""
-
-    def handle(method, path, body, server):
-        if method != "POST" or not path.endswith("/responses") or not isinstance(body, dict):
-            return 200, {"Content-Type": "application/json"}, b"{}"
-        items = body.get("input") or []
-        tool_outputs = sum(1 for i in items if i.get("type") == "function_call_output")
-        answers = sum(1 for i in items if i.get("type") == "message" and i.get("role") == "assistant")
-        if answers == 0 and tool_outputs < len(script.commands):
-            item = {
-                "type": "function_call",
-                "id": f"fc_mock{tool_outputs:04d}",
-                "call_id": f"call_mock{tool_outputs:04d}",
-                "name": "exec_command",
-                "arguments": json.dumps({"cmd": script.commands[tool_outputs]}),
-            }
-        else:
-            text = script.answers[min(answers, len(script.answers) - 1)]
-            item = {
-                "type": "message",
-                "id": f"msg_mock{answers:04d}",
-                "role": "assistant",
-                "content": [{"type": "output_text", "text": text, "annotations": []}],
-            }
-        response = {"id": "resp_mock0000", "object": "response", "status": "completed"}
-        usage = {
-            "input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
-            "input_tokens_details": {"cached_tokens": 0},
-            "output_tokens_details": {"reasoning_tokens": 0},
-        }
-        events = [
-            ("response.created", {"type": "response.created", "response": response}),
-            ("response.output_item.done",
-             {"type": "response.output_item.done", "output_index": 0, "item": item}),
-            ("response.completed",
-             {"type": "response.completed", "response": {**response, "usage": usage}}),
-        ]
-        return 200, {"Content-Type": "text/event-stream"}, common.sse(events)
-
-    return handle
 
 
 # --------------------------------------------------------------------------
@@ -291,27 +192,3 @@ def _stderr_lines(stderr: str) -> list[str]:
         line for line in stderr.splitlines()
         if line.strip() and not line.startswith(STDERR_NOISE)
     ]
-
-
-def _conversation(body: dict) -> list:
-    """What one request told the model: its conversation items, reduced."""
-    reduced = []
-    for item in body.get("input") or []:
-        kind = item.get("type")
-        if kind == "message":
-            texts = [
-                c.get("text", "") for c in item.get("content") or []
-                if not c.get("text", "").startswith(BOILERPLATE_PREFIXES)
-            ]
-            if texts:
-                reduced.append({"role": item.get("role"), "text": "\n".join(texts)})
-        elif kind == "function_call":
-            reduced.append({"call": item.get("name"), "arguments": item.get("arguments")})
-        elif kind == "function_call_output":
-            output = item.get("output")
-            if isinstance(output, str):
-                output = _CHUNK_ID.sub("Chunk ID: <CHUNK>", output)
-            reduced.append({"tool_output": output})
-        else:
-            reduced.append(item)
-    return reduced

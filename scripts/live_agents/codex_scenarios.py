@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from .codex import Script
+from .codex_session import Script
 from .common import Scenario
 
 

@@ -29,8 +29,9 @@ import json
 import os
 import subprocess
 
-from . import bounded, codex, common
+from . import bounded, codex_session, common
 from .broken_config import HOME_FILES, MARKER, RM_MARKER_NO_FORCE
+from .codex_session import CODEX_BIN, Script
 from .common import RunResult, Scenario
 
 MODE = "install-trust"
@@ -47,7 +48,7 @@ GUARD_REASON = "dangerous command"
 
 def scenarios() -> list[Scenario]:
     return [Scenario(
-        name="install-trust", hooks={}, script=codex.Script(commands=(RM_MARKER_NO_FORCE,)),
+        name="install-trust", hooks={}, script=Script(commands=(RM_MARKER_NO_FORCE,)),
         modes=(MODE,), expect=_expect,
     )]
 
@@ -78,8 +79,8 @@ def run(ctx, sc: Scenario, run_dir: str) -> RunResult:
 
     output = {}
     requests = []
-    with common.MockServer(codex._responder(sc.script)) as server:
-        codex._write_config(codex_home, server.port)
+    with common.MockServer(codex_session.responder(sc.script)) as server:
+        codex_session.write_config(codex_home, server.port)
         for phase in ("untrusted", "trusted"):
             if phase == "trusted":
                 problem = _trust_as_review_does(ctx, codex_home, project, env, log)
@@ -95,7 +96,7 @@ def run(ctx, sc: Scenario, run_dir: str) -> RunResult:
                                  error=f"doctor printed no JSON: {doctor.stdout[-500:]}")
             problems = [p for reg in report.get("registrations", []) for p in reg["problems"]]
             seen = len(server.requests)
-            argv = [os.path.join(ctx.agents_dir, codex.CODEX_BIN), "exec", "--skip-git-repo-check",
+            argv = [os.path.join(ctx.agents_dir, CODEX_BIN), "exec", "--skip-git-repo-check",
                     "--dangerously-bypass-approvals-and-sandbox", "--json", sc.prompt]
             done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir)
             log.append(f"$ {' '.join(argv)}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}")
@@ -103,7 +104,7 @@ def run(ctx, sc: Scenario, run_dir: str) -> RunResult:
                 return RunResult(-1, None, [], {}, log="\n".join(log),
                                  error=f"codex did not finish in {sc.timeout} s")
             bodies = [q["body"] for q in server.requests[seen:] if q["path"].endswith("/responses")]
-            conversation = [codex._conversation(b) for b in bodies]
+            conversation = [codex_session.conversation(b) for b in bodies]
             output[phase] = {
                 "doctor_codes": [p["code"] for p in problems],
                 "doctor_d011": [p["message"] for p in problems if p["code"] == "D011"],
@@ -141,7 +142,7 @@ def _hooks_list(ctx, project, env) -> list:
     """``hooks/list`` of ``codex app-server`` (JSON-RPC over stdio) for
     ``project``."""
     p = subprocess.Popen(
-        [os.path.join(ctx.agents_dir, codex.CODEX_BIN), "app-server"], cwd=project, env=env,
+        [os.path.join(ctx.agents_dir, CODEX_BIN), "app-server"], cwd=project, env=env,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     try:

@@ -18,6 +18,7 @@ Each agent module (claude, codex, gemini, pydantic) exposes ``AGENT``,
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import http.server
 import json
 import os
@@ -27,6 +28,8 @@ import socketserver
 import subprocess
 import threading
 from typing import Any, Callable
+
+from . import versions
 
 MODES = ("A", "A2", "B", "B-toml")
 
@@ -62,7 +65,7 @@ class Scenario:
     # ``modes`` (e.g. ``("plugin",)``) and judged by ``expect(result)``,
     # which returns the problems found (none: PASS). ``setup`` is the agent
     # module's own description of the run.
-    expect: Callable[["RunResult"], list] | None = None
+    expect: Callable[[RunResult], list] | None = None
     setup: Any = None
 
 
@@ -133,8 +136,6 @@ class MockServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 if self.headers.get("Content-Encoding") == "gzip":
-                    import gzip
-
                     raw = gzip.decompress(raw)
                 elif self.headers.get("Content-Encoding") == "zstd":
                     raw = _zstd_decompress(raw)
@@ -176,7 +177,7 @@ class MockServer:
 
 def _zstd_decompress(raw: bytes) -> bytes:
     try:
-        import zstandard  # type: ignore
+        import zstandard  # type: ignore  # noqa: PLC0415 - optional: only a zstd body needs it
 
         return zstandard.ZstdDecompressor().decompress(raw, max_output_size=1 << 28)
     except Exception:  # noqa: BLE001 - recorded as text then
@@ -339,8 +340,6 @@ def npm_install(ctx: Context) -> str | None:
     ``ctx.agents_dir`` unless each exact version is there; all in one
     ``npm install``, since a later ``--no-save`` install prunes the others.
     Returns an error text or None."""
-    from . import versions
-
     with _INSTALL_LOCK:
         missing = False
         for spec in versions.NPM_PACKAGES.values():

@@ -341,7 +341,7 @@ _SERVER = None
 _SERVER_LOCK = threading.Lock()
 
 
-def forkserver(ctx) -> "ForkServer":
+def forkserver(ctx) -> ForkServer:
     """The harness's one fork server, started on first use."""
     global _SERVER
     with _SERVER_LOCK:

@@ -33,7 +33,7 @@ import traceback
 def main() -> None:
     sock_path, runner = sys.argv[1], sys.argv[2]
     sys.path.insert(0, os.path.dirname(runner))
-    import pydantic_deep_runner  # noqa: F401 - loads pydantic-deep and pydantic-ai
+    import pydantic_deep_runner  # noqa: F401, PLC0415 - loads pydantic-deep and pydantic-ai
 
     if threading.active_count() != 1:
         sys.exit("fork server: importing the runner started threads; forking is unsafe")

@@ -161,7 +161,8 @@ def _pre_tool_use() -> list[Scenario]:
         # Under pydantic-deep's 10 MiB output cap, non-JSON output is ignored.
         scenario("pre-output-2mib-allows", pre, [
             hook(sh(DRAIN, "head -c 2000000 /dev/zero | tr '\\0' a"))],
-                 deliberate="hookrun's output cap (limits.max_output_bytes, 1 MiB) applies to every caller; pydantic-deep's is 10 MiB"),
+                 deliberate="hookrun's output cap (limits.max_output_bytes, 1 MiB) applies to every caller;"
+                            " pydantic-deep's is 10 MiB"),
         scenario("pre-output-flood-denies", pre, [
             hook(sh(DRAIN, "head -c 11000000 /dev/zero | tr '\\0' a"))]),
     ]
