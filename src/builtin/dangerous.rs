@@ -13,7 +13,7 @@ use super::destructive::{self, fed_destructive};
 use super::writes::redirects;
 use super::targets::catastrophic;
 use super::guard::{Entry, Guard, Verdict, options};
-use super::r_code;
+use hookrun_code::r as r_code;
 use super::tools::{R_CODE_TOOLS, SHELL_TOOLS};
 use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 

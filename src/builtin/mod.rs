@@ -17,17 +17,13 @@
 //! declares and lists them. A new guard is one new file and its name there.
 
 mod argv;
-mod awk;
 mod categories;
 mod destructive;
 pub mod guard;
-mod inline_code;
-mod literals;
 mod obscured;
 pub mod own_files;
 mod path_lists;
 mod paths_code;
-pub mod r_code;
 pub mod resolve;
 mod secret_rules;
 mod sensitive_names;

@@ -7,11 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use super::guard::Verdict;
-use super::r_code::{self, Act};
 use super::resolve::absolute;
 use super::shell_paths;
 use super::tools::Access;
 use crate::event::Event;
+use hookrun_code::r::{self as r_code, Act};
 use hookrun_sh::expand;
 
 /// protect-paths' rules, as the readers of code use them.

@@ -6,9 +6,9 @@
 //! other than `$HOME`) or a script the shell reads from a file is not seen.
 //! The agents' sandboxes, not a guard over text, contain a shell.
 
-use super::r_code::{self, Act};
 use super::tools::{Access, patch_paths};
 use super::wrappers::{Runs, program, unwrap_fed};
+use hookrun_code::r::{self as r_code, Act};
 use hookrun_sh::{self as shell, Command};
 
 /// How deep `sh -c`, `eval` and substitutions are followed.

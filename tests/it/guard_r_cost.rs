@@ -9,13 +9,14 @@
 use std::path::Path;
 
 use hookrun::builtin::dangerous::{DangerousCommands, MAX_INPUT, Options};
-use hookrun::builtin::{Builtin, Mode, Verdict, r_code};
+use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun_code::r as r_code;
 use hookrun_sh as shell;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
 /// R work per byte: the code read once, what is folded (at most 4 times
-/// the code plus 1 MiB, `r_code/budget.rs`), and the last value built
+/// the code plus 1 MiB, `crates/hookrun-code/src/r/budget.rs`), and the last value built
 /// before the budget says no, which is at most twice what was folded.
 const R_PER_BYTE: u64 = 14;
 const R_FIXED: u64 = 3 << 20;

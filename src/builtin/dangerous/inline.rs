@@ -7,9 +7,9 @@
 use super::piped::Check;
 use super::r_uses;
 use super::sourced::INTERPRETERS;
-use crate::builtin::awk;
-use crate::builtin::inline_code;
-use crate::builtin::r_code;
+use hookrun_code::awk;
+use hookrun_code::inline as inline_code;
+use hookrun_code::r as r_code;
 use hookrun_sh::Command;
 use crate::builtin::targets::{account_file, catastrophic, device_target};
 

@@ -5,7 +5,7 @@
 //! and what an awk program prints are read as the commands they become.
 
 use super::sourced::{self, INTERPRETERS, SHELLS};
-use crate::builtin::awk;
+use hookrun_code::awk;
 use crate::builtin::obscured::{decoded_in, decoder};
 use hookrun_sh::{self as shell, Command};
 use crate::builtin::wrappers::{program, unwrap};

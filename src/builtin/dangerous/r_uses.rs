@@ -7,7 +7,7 @@
 //! network, are denied unread, as `base64 -d | sh` and `curl … | sh` are.
 
 use super::piped::Check;
-use crate::builtin::r_code::{self, Act, Use};
+use hookrun_code::r::{self as r_code, Act, Use};
 use hookrun_sh::word::quoted;
 
 /// Why R `code` is dangerous, or `None`; `check` reads shell text.

@@ -12,7 +12,7 @@ use super::calls::{self, Kind};
 use super::fold::Folder;
 use super::tree::Arg;
 use super::values::{MAX_ALTS, UNKNOWN, combine};
-use crate::builtin::inline_code;
+use crate::inline as inline_code;
 use hookrun_sh::word::{quoted, word};
 
 /// The most (source, destination) pairs of one copy, or (mode, path)

@@ -30,25 +30,25 @@ mod tree;
 mod uses;
 mod values;
 
-pub(crate) use act::{Act, Use, Visit};
-pub(crate) use budget::reset;
+pub use act::{Act, Use, Visit};
+pub use budget::reset;
 pub use budget::work;
 
 /// Reads `code`, handing each use to `visit`: the first reason it gives,
 /// or the reason the reading stopped short (too deep, too much text).
-pub(crate) fn each_use(code: &str, visit: Visit<'_>) -> Option<String> {
+pub fn each_use(code: &str, visit: Visit<'_>) -> Option<String> {
     read::read(code, 0, visit)
 }
 
 /// Whether a program (as `program` names it) runs R code: `Rscript`, `R`,
 /// littler's `r`.
-pub(crate) fn is_r(prog: &str) -> bool {
+pub fn is_r(prog: &str) -> bool {
     matches!(prog, "rscript" | "r" | "rscript.exe" | "r.exe")
 }
 
 /// The code of `Rscript -e EXPR…` / `R --vanilla -e EXPR`, the
 /// expressions joined by newlines; `None` without `-e` (a script file).
-pub(crate) fn code_of(args: &[String]) -> Option<String> {
+pub fn code_of(args: &[String]) -> Option<String> {
     let mut exprs: Vec<&str> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -65,7 +65,7 @@ pub(crate) fn code_of(args: &[String]) -> Option<String> {
 
 /// Every use of an R command line's code (its `-e` code, else its
 /// here-docs); a reading cut short keeps what it found.
-pub(crate) fn inline_uses(args: &[String], here: &[String]) -> Vec<Use> {
+pub fn inline_uses(args: &[String], here: &[String]) -> Vec<Use> {
     let codes = code_of(args).map_or_else(|| here.to_vec(), |c| vec![c]);
     let mut out = Vec::new();
     for code in &codes {
@@ -78,5 +78,4 @@ pub(crate) fn inline_uses(args: &[String], here: &[String]) -> Vec<Use> {
 }
 
 #[cfg(test)]
-#[path = "../tests/r_code.rs"]
 mod tests;

@@ -22,7 +22,7 @@ thread_local! {
 }
 
 /// Starts a check of an input of `len` bytes.
-pub(crate) fn reset(len: usize) {
+pub fn reset(len: usize) {
     LEFT.with(|l| l.set(len.saturating_mul(PER_BYTE).saturating_add(FIXED)));
 }
 

@@ -6,7 +6,7 @@
 //! a long program costs one pass and about its own size.
 
 /// One literal and where it sits.
-pub(super) struct Literal<'a> {
+pub struct Literal<'a> {
     /// Its quote: `'`, `"` or `` ` ``.
     pub quote: u8,
     /// Its text, escapes removed.
@@ -18,7 +18,7 @@ pub(super) struct Literal<'a> {
 }
 
 /// Every literal of `code`, in order. An unterminated one runs to the end.
-pub(super) fn literals(code: &str) -> Vec<Literal<'_>> {
+pub fn literals(code: &str) -> Vec<Literal<'_>> {
     let bytes = code.as_bytes();
     // (open quote, end after the close quote, text)
     let mut spans: Vec<(usize, usize, u8, String)> = Vec::new();

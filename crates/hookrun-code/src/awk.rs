@@ -4,16 +4,16 @@
 //! effort over the program's literals: commands built at run time are not
 //! seen.
 
-use super::literals::literals;
+use crate::literals::literals;
 
 /// The names `awk` goes by.
-pub(super) fn is_awk(prog: &str) -> bool {
+pub fn is_awk(prog: &str) -> bool {
     matches!(prog, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk")
 }
 
 /// The program text of `awk [-F fs] [-v a=b] [--] 'PROGRAM' file…` (none
 /// with `-f progfile`: the file is not read).
-pub(super) fn awk_program(args: &[String]) -> Option<&str> {
+pub fn awk_program(args: &[String]) -> Option<&str> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -34,7 +34,7 @@ pub(super) fn awk_program(args: &[String]) -> Option<&str> {
 /// the command of `print … | "cmd"` and of `"cmd" | getline`; and when
 /// output is piped into a shell (`print "…" | "sh"`), every literal it
 /// prints, which that shell runs.
-pub(super) fn awk_commands(code: &str) -> Vec<String> {
+pub fn awk_commands(code: &str) -> Vec<String> {
     let lits = literals(code);
     let mut out = Vec::new();
     let mut to_shell = false;
@@ -62,7 +62,7 @@ pub(super) fn awk_commands(code: &str) -> Vec<String> {
 }
 
 /// The files an awk program writes with `print … > "file"` or `>>`.
-pub(super) fn awk_written(code: &str) -> Vec<String> {
+pub fn awk_written(code: &str) -> Vec<String> {
     literals(code)
         .into_iter()
         .filter(|l| l.before.trim_end().ends_with('>'))
@@ -83,6 +83,6 @@ fn is_shell_command(line: &str) -> bool {
 
 /// Every quoted literal of an awk program: what it prints, when its
 /// output is piped into a shell.
-pub(super) fn awk_literals(code: &str) -> Vec<String> {
+pub fn awk_literals(code: &str) -> Vec<String> {
     literals(code).into_iter().map(|l| l.text).collect()
 }

@@ -8,11 +8,11 @@
 
 use std::sync::LazyLock;
 
-use super::literals::literals;
+use crate::literals::literals;
 use hookrun_sh::word::quoted;
 
 /// The inline program of an interpreter's command line, if it has one.
-pub(super) fn code_of(prog: &str, args: &[String]) -> Option<String> {
+pub fn code_of(prog: &str, args: &[String]) -> Option<String> {
     let flags: &[&str] = match prog {
         p if p.starts_with("python") => &["-c"],
         "perl" | "ruby" => &["-e", "-E"],
@@ -86,7 +86,7 @@ const EXEC_CALLS: &[&str] = &[
 /// `execFileSync("rm", ["-rf", "/"])`, Perl's `system("rm", "-rf", "/")`)
 /// is one command, its words quoted for the shell as the program passes
 /// them.
-pub(super) fn executed_literals(code: &str) -> Vec<String> {
+pub fn executed_literals(code: &str) -> Vec<String> {
     let lits = literals(code);
     let mut out = quote_like_commands(code);
     let mut k = 0;
@@ -217,7 +217,7 @@ fn quote_like(code: &str) -> Vec<(&'static str, usize, &str)> {
 /// The literal paths handed to the languages' delete calls, also through a
 /// call that wraps the path (`unlink glob("/etc/*")`, `FileUtils.rm_rf(
 /// Dir.glob("/*"))`, `shutil.rmtree(pathlib.Path("/"))`).
-pub(super) fn deleted_paths(code: &str) -> Vec<String> {
+pub fn deleted_paths(code: &str) -> Vec<String> {
     static DELETE: LazyLock<Option<regex::Regex>> = LazyLock::new(|| {
         regex::Regex::new(
             r#"(?:rmtree|remove|unlink|rmdir|removedirs|rmSync|rmdirSync|unlinkSync|rm_rf|rm_r|rm_f|remove_dir_all|remove_entry_secure)\s*\(?\s*(?:[\w.:]*\s*\(?\s*)?(?:r|b|rb)?["']([^"']+)["']"#,

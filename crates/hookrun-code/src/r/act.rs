@@ -5,7 +5,7 @@
 
 /// What a use does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Act {
+pub enum Act {
     /// A command line R hands to a shell, or runs as an argument vector
     /// (quoted as the shell would pass it).
     Runs,
@@ -22,11 +22,11 @@ pub(crate) enum Act {
 /// One thing R code does: which function, what, on what text (a command
 /// line, or a path).
 #[derive(Debug, Clone)]
-pub(crate) struct Use {
+pub struct Use {
     pub by: String,
     pub act: Act,
     pub text: String,
 }
 
 /// What a guard concludes on each use; the first reason stops the reading.
-pub(crate) type Visit<'a> = &'a mut dyn FnMut(&Use) -> Option<String>;
+pub type Visit<'a> = &'a mut dyn FnMut(&Use) -> Option<String>;
