@@ -111,7 +111,7 @@ pub fn render(
         r.stdout.clear();
     }
     if code != 0 && d.blocked {
-        r.stderr.insert(0, reason);
+        super::shared::put_reason_first(&mut r.stderr, &reason);
     }
     r
 }
