@@ -98,3 +98,17 @@ pub(crate) fn unlabel_block(answer: &mut Answer, label: &str) {
         };
     }
 }
+
+/// The notice for a tool output a hook replaced (`redact-secrets`, a hook's
+/// `updatedToolOutput`) where the agent takes no replacement: the model has
+/// the original, and the user must be told so rather than trust a
+/// redaction that did not happen.
+pub(crate) fn output_not_replaced(agent: &str, d: &crate::decision::Decision) -> Option<String> {
+    let key = ["updatedToolOutput", "updatedMCPToolOutput"]
+        .into_iter()
+        .find(|k| d.specific.contains_key(*k))?;
+    Some(format!(
+        "{agent} cannot replace what the model sees of a tool's output: the rewritten output \
+         (`{key}`) was not passed on; the model has the original"
+    ))
+}

@@ -157,6 +157,7 @@ pub fn render(
         out["additionalContext"] = Value::String(d.contexts.join("\n"));
     }
     let mut all: Vec<String> = notices.to_vec();
+    all.extend(super::shared::output_not_replaced("Copilot CLI", d));
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
 }

@@ -39,6 +39,9 @@ pub fn render(
     d: &Decision,
     notices: &[String],
 ) -> Rendered {
+    let mut notices = notices.to_vec();
+    notices.extend(super::shared::output_not_replaced("Gemini CLI", d));
+    let notices = notices.as_slice();
     let reason = d.reasons.join("\n");
     let mut out = json!({});
     match (family, d.permission) {

@@ -481,12 +481,31 @@ fn render_rows() {
             0,
         ),
         (
-            "postToolUse block: no field for it, exit 2",
+            "postToolUse block: the tool has run, so no deny; the reason reaches the model as context, exit 0",
             ev("postToolUse"),
             t::block("lint failed"),
+            json!({"additional_context": "lint failed"}),
+            vec![],
+            0,
+        ),
+        (
+            "afterShellExecution block: Cursor takes no answer there, so a notice, exit 0",
+            ev("afterShellExecution"),
+            t::block("lint failed"),
             json!({}),
-            vec!["lint failed"],
-            2,
+            vec!["hookrun: Cursor takes no answer from afterShellExecution: the PostToolUse block (\"lint failed\") did not reach the model"],
+            0,
+        ),
+        (
+            "beforeSubmitPrompt context: no field for it, a notice",
+            ev("beforeSubmitPrompt"),
+            Decision {
+                contexts: vec!["branch main".into()],
+                ..Decision::default()
+            },
+            json!({"continue": true}),
+            vec!["hookrun: Cursor's beforeSubmitPrompt takes no additional context: \"branch main\" was not passed on"],
+            0,
         ),
         (
             "sessionStart context: additional_context",
@@ -505,11 +524,11 @@ fn render_rows() {
             0,
         ),
         (
-            "afterShellExecution context: Cursor takes none there",
+            "afterShellExecution context: Cursor takes none there, and the user is told",
             ev("afterShellExecution"),
             t::context("ctx"),
             json!({}),
-            vec![],
+            vec!["hookrun: Cursor's afterShellExecution takes no additional context: \"ctx\" was not passed on"],
             0,
         ),
         (
