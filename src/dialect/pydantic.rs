@@ -432,6 +432,15 @@ impl super::protocol::Protocol for PydanticDeep {
         classify_with(event, run, reading.timeout_secs, reading.fail_mode_explicit)
     }
 
+    fn unread_block(&self, message: &str) -> Rendered {
+        // A deny: the reason alone on stdout, nothing on stderr (rule 9).
+        Rendered {
+            stdout: format!("hookrun: {message}"),
+            stderr: Vec::new(),
+            exit_code: 2,
+        }
+    }
+
     fn render(&self, event: &Event, _family: Family, d: &Decision, notices: &[String]) -> Rendered {
         render(event, d, notices)
     }

@@ -191,6 +191,21 @@ impl super::protocol::Protocol for Copilot {
         classify(event, label, run)
     }
 
+    fn unread_block(&self, message: &str) -> Rendered {
+        // Tool events read `permissionDecision`, the others `decision`:
+        // both, as the event is unknown.
+        let reason = format!("hookrun: {message}");
+        let mut r = super::protocol::plain_block(message);
+        r.stdout = json!({
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+            "decision": "block",
+            "reason": reason,
+        })
+        .to_string();
+        r
+    }
+
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
         render(event, family, d, notices)
     }

@@ -271,6 +271,21 @@ impl super::protocol::Protocol for Cursor {
         classify(event, label, run)
     }
 
+    fn unread_block(&self, message: &str) -> Rendered {
+        // Permission events read `permission`, beforeSubmitPrompt
+        // `continue`; exit 2 denies on any of them.
+        let reason = format!("hookrun: {message}");
+        let mut r = super::protocol::plain_block(message);
+        r.stdout = json!({
+            "permission": "deny",
+            "continue": false,
+            "user_message": reason,
+            "agent_message": reason,
+        })
+        .to_string();
+        r
+    }
+
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
         render(event, family, d, notices)
     }

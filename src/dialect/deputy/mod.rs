@@ -167,6 +167,13 @@ impl super::protocol::Protocol for Deputy {
         answer
     }
 
+    fn unread_block(&self, message: &str) -> Rendered {
+        // No deputy result fits an unknown event: the block is said in
+        // `unsupported`, which the adapter warns with and denies on under
+        // its closed mode.
+        render::unread_block(message)
+    }
+
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
         render::render(&event.name, family, d, notices)
     }

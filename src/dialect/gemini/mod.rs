@@ -171,6 +171,15 @@ impl super::protocol::Protocol for Gemini {
         classify(event, label, run)
     }
 
+    fn unread_block(&self, message: &str) -> Rendered {
+        // Gemini reads the JSON's `decision` on every event, at exit 0 as
+        // at any other.
+        let mut r = super::protocol::plain_block(message);
+        r.stdout = json!({"decision": "deny", "reason": format!("hookrun: {message}")}).to_string();
+        r.exit_code = 0;
+        r
+    }
+
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
         render(event, family, d, notices)
     }
