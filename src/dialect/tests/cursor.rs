@@ -72,6 +72,18 @@ fn normalize_rows() {
             json!({"hook_event_name": "PostToolUse", "command": "ls", "cwd": "/c", "output": "a b", "tool_name": "Shell", "tool_input": {"command": "ls", "cwd": "/c"}, "tool_response": "a b"}),
         ),
         (
+            "postToolUse: its `tool_output` is the tool response",
+            json!({"hook_event_name": "postToolUse", "tool_name": "Shell", "tool_input": {"command": "cat creds"}, "tool_output": "k", "cwd": "/c"}),
+            "PostToolUse",
+            json!({"hook_event_name": "PostToolUse", "tool_name": "Shell", "tool_input": {"command": "cat creds"}, "tool_output": "k", "cwd": "/c", "tool_response": "k"}),
+        ),
+        (
+            "postToolUse: a `tool_response` given stays",
+            json!({"hook_event_name": "postToolUse", "tool_output": "k", "tool_response": "r", "cwd": "/c"}),
+            "PostToolUse",
+            json!({"hook_event_name": "PostToolUse", "tool_output": "k", "tool_response": "r", "cwd": "/c"}),
+        ),
+        (
             "beforeReadFile: the Read tool on file_path",
             json!({"hook_event_name": "beforeReadFile", "file_path": "/a", "content": "x", "cwd": "/c"}),
             "PreToolUse",
