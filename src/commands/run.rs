@@ -81,6 +81,8 @@ fn stdin_timeout(args: &RunArgs) -> std::time::Duration {
 pub(crate) struct Refusal {
     pub(crate) error: Error,
     pub(crate) event: Option<Box<Event>>,
+    /// The caller's dialect when `--dialect` named it.
+    pub(crate) dialect: Option<crate::dialect::Dialect>,
 }
 
 impl Refusal {
@@ -89,7 +91,7 @@ impl Refusal {
     pub(crate) fn answer(&self) -> Rendered {
         match &self.event {
             Some(event) if self.error.blocks() => own_block(event, &self.error),
-            _ => output::error_answer(&self.error),
+            _ => unread_answer(&self.error, self.dialect),
         }
     }
 }
@@ -119,6 +121,7 @@ pub(crate) fn admit(
             return Err(Refusal {
                 error: e.closed_if(own_errors_block(args, config.any_closed)),
                 event: named_only(args.event.as_deref(), args.dialect),
+                dialect: args.dialect,
             });
         }
     };
@@ -155,6 +158,7 @@ pub(crate) fn admit(
             Err(Refusal {
                 error: e.closed_if(own_errors_block(args, config.any_closed)),
                 event: Some(Box::new(event)),
+                dialect: args.dialect,
             })
         }
     }
@@ -216,10 +220,21 @@ pub(crate) fn block_unread_event(
         .or_else(|| named_only(forced_event, forced_dialect))
     {
         Some(event) => own_block(&event, e),
-        None => output::error_answer(e),
+        None => unread_answer(e, forced_dialect),
     };
     output::emit(&answer);
     answer.exit_code
+}
+
+/// hookrun's error for an event that could not be read: a block in the
+/// shape of the dialect `--dialect` named, where the error blocks; without
+/// `--dialect` there is no dialect to answer in, and the block is Claude
+/// Code's `decision: "block"` (`output::error_answer`).
+fn unread_answer(e: &Error, dialect: Option<crate::dialect::Dialect>) -> Rendered {
+    match dialect {
+        Some(d) if e.blocks() => crate::dialect::render_unread_block(d, &e.to_string()),
+        _ => output::error_answer(e),
+    }
 }
 
 /// An event that could not be read, as far as the command line names it:

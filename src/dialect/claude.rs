@@ -129,12 +129,12 @@ pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> 
     }
     let blocks = d.blocked && exits_2_on_block(event, family);
     if blocks {
-        stderr.insert(
-            0,
+        crate::dialect::shared::put_reason_first(
+            &mut stderr,
             if reason.is_empty() {
-                "blocked by hook".to_owned()
+                "blocked by hook"
             } else {
-                reason
+                &reason
             },
         );
     }

@@ -152,3 +152,10 @@ pub fn render_own_block(event: &Event, reason: &str) -> crate::rendered::Rendere
     let d = crate::decision::own_block(&event.name, family, &event.fields, reason.to_owned());
     protocol(event.dialect).render(event, family, &d, &[])
 }
+
+/// Renders hookrun's own block for an event it could not read, in the
+/// shape of the dialect `--dialect` named (see `Protocol::unread_block`).
+#[must_use]
+pub fn render_unread_block(dialect: Dialect, message: &str) -> crate::rendered::Rendered {
+    protocol(dialect).unread_block(message)
+}

@@ -109,6 +109,27 @@ pub trait Protocol: Sync {
 
     /// Renders the merged decision in this agent's shape.
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered;
+
+    /// hookrun's own block (`message`, its error) for an event it could not
+    /// read (not JSON, not an object, too large) when `--dialect` names the
+    /// caller but nothing names the event: a shape this agent reads as a
+    /// block on whichever event it sent. Claude Code's `decision: "block"`
+    /// at exit 2 unless the dialect knows better.
+    fn unread_block(&self, message: &str) -> Rendered {
+        plain_block(message)
+    }
+}
+
+/// The block every Claude-like agent reads on any event: `decision:
+/// "block"` with hookrun's reason, exit 2, the error on stderr.
+#[must_use]
+pub fn plain_block(message: &str) -> Rendered {
+    Rendered {
+        stdout: serde_json::json!({"decision": "block", "reason": format!("hookrun: {message}")})
+            .to_string(),
+        stderr: vec![format!("hookrun: error: {message}")],
+        exit_code: 2,
+    }
 }
 
 /// Converts the hookrun TOML config at a path into an agent's hooks file.

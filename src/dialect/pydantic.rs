@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::protocol::Reading;
 use crate::answer::{Answer, Failure, Outcome};
-use crate::decision::Decision;
+use crate::decision::{Decision, Permission};
 use crate::event::Event;
 use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
@@ -349,6 +349,26 @@ pub fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> 
         }
     }
     let mut stderr: Vec<String> = notices.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
+    if let Some(p @ (Permission::Ask | Permission::Defer)) = d.permission
+        && event.name == "PreToolUse"
+    {
+        // pydantic-deep's hooks can only deny or allow: the call goes ahead,
+        // as under deputy, and the user is told what was asked.
+        let what = if p == Permission::Ask {
+            "ask the user about"
+        } else {
+            "defer"
+        };
+        let reason = d.reasons.join("\n");
+        let why = if reason.is_empty() {
+            String::new()
+        } else {
+            format!("; the reason was {reason:?}")
+        };
+        stderr.push(crate::dialect::shared::notice_line(&format!(
+            "pydantic-deep cannot {what} a pre_tool_use call (its hooks only deny or allow): the call goes ahead{why}"
+        )));
+    }
     stderr.extend(d.system_messages.iter().map(|n| crate::dialect::shared::notice_line(n)));
     Rendered {
         stdout: Value::Object(out).to_string(),
@@ -412,6 +432,15 @@ impl super::protocol::Protocol for PydanticDeep {
 
     fn classify(&self, event: &str, _label: &str, run: &HookRun, reading: &Reading) -> Answer {
         classify_with(event, run, reading.timeout_secs, reading.fail_mode_explicit)
+    }
+
+    fn unread_block(&self, message: &str) -> Rendered {
+        // A deny: the reason alone on stdout, nothing on stderr (rule 9).
+        Rendered {
+            stdout: format!("hookrun: {message}"),
+            stderr: Vec::new(),
+            exit_code: 2,
+        }
     }
 
     fn render(&self, event: &Event, _family: Family, d: &Decision, notices: &[String]) -> Rendered {

@@ -49,15 +49,10 @@ pub(crate) fn rendered(
     reason: Option<&str>,
     notices: &[String],
 ) -> Rendered {
-    let mut stderr: Vec<String> = Vec::new();
+    let mut stderr: Vec<String> = notices.iter().map(|n| notice_line(n)).collect();
     if exit_code == 2 {
-        stderr.push(reason.unwrap_or("blocked by hook").to_owned());
+        put_reason_first(&mut stderr, reason.unwrap_or("blocked by hook"));
     }
-    stderr.extend(
-        notices
-            .iter()
-            .map(|n| crate::dialect::shared::notice_line(n)),
-    );
     Rendered {
         stdout: obj.to_string(),
         stderr,
@@ -78,4 +73,42 @@ pub(crate) fn notice_line(notice: &str) -> String {
     } else {
         format!("hookrun: {notice}")
     }
+}
+
+/// Puts a block's reason first on stderr, where the agents that read it as
+/// the reason find it: once (a notice repeating a line of it is dropped, as
+/// hookrun's own failure is both the reason and a message for the user),
+/// and without trailing newlines, as each stderr line gets one.
+pub(crate) fn put_reason_first(stderr: &mut Vec<String>, reason: &str) {
+    stderr.retain(|line| !reason.split('\n').any(|r| r == line));
+    stderr.insert(0, reason.trim_end_matches('\n').to_owned());
+}
+
+/// An exit-2 block in the hook's own words: without the `[command]: ` that
+/// Claude Code puts before a hook's stderr for its model, trimmed, and
+/// `Blocked by hook` where the hook wrote nothing. For the agents that show
+/// the model the hook's stderr as written.
+pub(crate) fn unlabel_block(answer: &mut Answer, label: &str) {
+    if let Some(block) = answer.blocking_error.as_mut()
+        && let Some(text) = block.strip_prefix(&format!("[{label}]: "))
+    {
+        *block = match text.trim() {
+            "" | "No stderr output" => "Blocked by hook".to_owned(),
+            words => words.to_owned(),
+        };
+    }
+}
+
+/// The notice for a tool output a hook replaced (`redact-secrets`, a hook's
+/// `updatedToolOutput`) where the agent takes no replacement: the model has
+/// the original, and the user must be told so rather than trust a
+/// redaction that did not happen.
+pub(crate) fn output_not_replaced(agent: &str, d: &crate::decision::Decision) -> Option<String> {
+    let key = ["updatedToolOutput", "updatedMCPToolOutput"]
+        .into_iter()
+        .find(|k| d.specific.contains_key(*k))?;
+    Some(format!(
+        "{agent} cannot replace what the model sees of a tool's output: the rewritten output \
+         (`{key}`) was not passed on; the model has the original"
+    ))
 }

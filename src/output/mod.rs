@@ -50,8 +50,9 @@ pub fn diagnostic(line: &str) {
 /// hookrun's own error as its caller gets it: one line on stderr and, when
 /// a closed guard must block, a block decision on stdout. `run` prints it and
 /// `serve` sends it as a reply, so both answer an error alike. Without an
-/// event there is no dialect to answer in: the block is the shape every
-/// caller reads, with exit code 2.
+/// event, and without `--dialect` (whose agent gets its own block,
+/// `Protocol::unread_block`), there is no dialect to answer in: the block is
+/// Claude Code's plain one, with exit code 2.
 #[must_use]
 pub fn error_answer(e: &crate::error::Error) -> Rendered {
     let message = e.to_string();

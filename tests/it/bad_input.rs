@@ -163,3 +163,85 @@ fn stdin_timeout_out_of_range_is_a_usage_error() {
         }
     }
 }
+
+/// A malformed event under an explicit `--dialect`: no event name to shape
+/// the block by, yet each agent gets a block it reads on whichever event it
+/// sent; under `--on-error allow` it is hookrun's error (exit 1), as in every
+/// dialect.
+#[test]
+fn a_malformed_event_blocks_in_the_dialect_named() {
+    let malformed = &b"{\"hook_event_name\": \"PreToolUse\", \"tool_name\": "[..];
+    let t = || {
+        HookTest::new()
+            .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"touch ran\"\n")
+            .stdin(malformed)
+    };
+    for (dialect, code, key, value) in [
+        ("claude", 2, "decision", "block"),
+        ("codex", 2, "decision", "block"),
+        ("copilot", 2, "permissionDecision", "deny"),
+        ("gemini", 0, "decision", "deny"),
+        ("cursor", 2, "permission", "deny"),
+    ] {
+        let out = t().args(&["--dialect", dialect]).run();
+        assert_eq!(out.code, code, "{dialect}: {out:?}");
+        let answer: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+        assert_eq!(answer[key], value, "{dialect}: {out:?}");
+        assert_eq!(out.stderr.lines().count(), 1, "{dialect}: {out:?}");
+        assert!(out.stderr.contains("not valid JSON"), "{dialect}: {out:?}");
+    }
+    // pydantic-deep appends stderr to a deny's reason: the reason alone.
+    let out = t().args(&["--dialect", "pydantic-deep"]).run();
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stdout.starts_with("hookrun: invalid event on stdin"),
+        "{out:?}"
+    );
+    assert!(out.stderr.is_empty(), "{out:?}");
+    // Fail open on request, whatever the dialect.
+    for dialect in ["claude", "cursor", "pydantic-deep", "deputy"] {
+        let t = t().env("HOOKRUN_ON_ERROR", "allow");
+        let out = t.args(&["--dialect", dialect]).run();
+        assert_eq!(out.code, 1, "{dialect}: {out:?}");
+        assert!(out.stdout.is_empty(), "{dialect}: {out:?}");
+    }
+}
+
+/// hookrun's own failure is both a block's reason and a message for the
+/// user: on stderr it is said once, in every dialect that puts the reason
+/// there.
+#[test]
+fn a_bad_config_is_said_once_on_stderr() {
+    for (dialect, event) in [
+        (
+            "claude",
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        ),
+        (
+            "codex",
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        ),
+        (
+            "copilot",
+            r#"{"hook_event_name":"preToolUse","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#,
+        ),
+        (
+            "cursor",
+            r#"{"hook_event_name":"beforeShellExecution","conversation_id":"c","command":"ls"}"#,
+        ),
+    ] {
+        let out = HookTest::new()
+            .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"true\"\ntimout = 1\n")
+            .stdin(event.as_bytes())
+            .args(&["--dialect", dialect])
+            .run();
+        // Codex gets the block at exit 0, as its JSON carries a message too.
+        assert_ne!(out.code, 1, "{dialect}: {out:?}");
+        assert_eq!(
+            out.stderr.matches("unknown field `timout`").count(),
+            1,
+            "{dialect}: {}",
+            out.stderr
+        );
+    }
+}

@@ -679,3 +679,49 @@ fn warn_mode_reports_and_allows() {
             .contains("would block")
     );
 }
+
+/// Where the agent takes no replaced output, a redaction is never a silent
+/// no-op: the answer says the model has the original. Cursor's postToolUse
+/// output (`tool_output`) is read, so the secret is found there at all.
+#[test]
+fn a_redaction_the_agent_cannot_apply_is_said() {
+    let config = "[[hooks]]\nevent = \"PostToolUse\"\nbuiltin = \"redact-secrets\"\n";
+    for (dialect, event) in [
+        (
+            "cursor",
+            r#"{"hook_event_name":"postToolUse","conversation_id":"c","tool_name":"Shell","tool_input":{"command":"cat creds"},"tool_output":"key=AKIAQ3EGRVMZXKPWTBHN"}"#,
+        ),
+        (
+            "copilot",
+            r#"{"hook_event_name":"postToolUse","toolName":"bash","toolArgs":"{\"command\":\"cat creds\"}","toolResult":{"resultType":"success","textResultForLlm":"key=AKIAQ3EGRVMZXKPWTBHN"}}"#,
+        ),
+        (
+            "gemini",
+            r#"{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"cat creds"},"tool_response":{"llmContent":"key=AKIAQ3EGRVMZXKPWTBHN"}}"#,
+        ),
+    ] {
+        let out = crate::support::HookTest::new()
+            .toml(config)
+            .stdin(event.as_bytes())
+            .args(&["--dialect", dialect])
+            .run();
+        assert_eq!(out.code, 0, "{dialect}: {out:?}");
+        assert!(
+            out.stderr
+                .contains("cannot replace what the model sees of a tool's output"),
+            "{dialect}: {out:?}"
+        );
+        assert!(!out.stdout.contains("REDACTED"), "{dialect}: {out:?}");
+    }
+    // Where the agent takes it, the redaction is in the answer.
+    let out = crate::support::HookTest::new()
+        .toml(config)
+        .stdin(br#"{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cat creds"},"tool_response":"key=AKIAQ3EGRVMZXKPWTBHN"}"#)
+        .args(&["--dialect", "codex"])
+        .run();
+    assert!(
+        out.stdout.contains("[REDACTED:aws-access-key-id]"),
+        "{out:?}"
+    );
+    assert!(out.stderr.is_empty(), "{out:?}");
+}

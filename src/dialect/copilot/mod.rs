@@ -73,7 +73,7 @@ const OWN_KEYS: &[&str] = &[
 ];
 
 /// A hook's run read by Copilot's rules: Claude Code's (exit 2 blocks with
-/// stderr; JSON on exit 0), with Copilot's top-level `permissionDecision`,
+/// the hook's stderr, unlabelled; JSON on exit 0), with Copilot's top-level `permissionDecision`,
 /// `permissionDecisionReason`, `modifiedArgs` and `additionalContext`
 /// read as Claude Code's `hookSpecificOutput` fields.
 #[must_use]
@@ -84,7 +84,14 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
         {
             obj
         }
-        _ => return crate::answer::classify(event, label, run),
+        _ => {
+            // Copilot CLI has no `[command]: ` label of its own: an exit-2
+            // block is the hook's stderr, as Codex, Cursor and Gemini CLI
+            // give it to their models.
+            let mut answer = crate::answer::classify(event, label, run);
+            super::shared::unlabel_block(&mut answer, label);
+            return answer;
+        }
     };
     // Claude Code's `hookSpecificOutput` carries a decision and a rewrite on
     // PreToolUse only; a context wherever the event has a variant.
@@ -150,6 +157,7 @@ pub fn render(
         out["additionalContext"] = Value::String(d.contexts.join("\n"));
     }
     let mut all: Vec<String> = notices.to_vec();
+    all.extend(super::shared::output_not_replaced("Copilot CLI", d));
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
 }
@@ -181,6 +189,21 @@ impl super::protocol::Protocol for Copilot {
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
         classify(event, label, run)
+    }
+
+    fn unread_block(&self, message: &str) -> Rendered {
+        // Tool events read `permissionDecision`, the others `decision`:
+        // both, as the event is unknown.
+        let reason = format!("hookrun: {message}");
+        let mut r = super::protocol::plain_block(message);
+        r.stdout = json!({
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+            "decision": "block",
+            "reason": reason,
+        })
+        .to_string();
+        r
     }
 
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {

@@ -61,6 +61,12 @@ pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Va
                 obj.insert("tool_response".into(), take(&obj, "result_json"));
             }
         }
+        // Cursor names the tool's output `tool_output`.
+        "postToolUse" if !obj.contains_key("tool_response") => {
+            if let Some(output) = obj.get("tool_output").cloned() {
+                obj.insert("tool_response".into(), output);
+            }
+        }
         "stop" => {
             let looping = obj.get("loop_count").and_then(Value::as_u64).unwrap_or(0) > 0;
             obj.insert("stop_hook_active".into(), Value::Bool(looping));
@@ -156,6 +162,9 @@ fn block(event: &str, reason: &str) -> Value {
 }
 
 /// The merged decision in the shape of the Cursor event that came in.
+/// What Cursor's event has no field for is said on stderr, never dropped:
+/// a context outside `sessionStart`/`postToolUse`, a replaced tool output,
+/// a block after the tool ran.
 #[must_use]
 pub fn render(
     event: &crate::event::Event,
@@ -166,6 +175,8 @@ pub fn render(
     let reason = d.reasons.join("\n");
     let caller = event.caller_event.as_str();
     let mut out = json!({});
+    let mut all: Vec<String> = notices.to_vec();
+    let mut contexts = d.contexts.clone();
     match (caller, family) {
         ("beforeSubmitPrompt", _) => {
             out["continue"] = Value::Bool(!d.blocked && !d.prevent_continuation);
@@ -195,17 +206,39 @@ pub fn render(
                 }
             }
         }
+        // The tool has run: Cursor's exit 2 (a deny) has nothing left to
+        // refuse. Claude Code shows a PostToolUse block's reason to the
+        // model; Cursor's way to tell it is postToolUse's context.
+        (_, Family::PostTool) if d.blocked => {
+            if caller == "postToolUse" {
+                contexts.insert(0, reason.clone());
+            } else {
+                all.push(format!(
+                    "Cursor takes no answer from {caller}: the PostToolUse block ({reason:?}) did not reach the model"
+                ));
+            }
+        }
         _ => {}
     }
-    if !d.contexts.is_empty() && matches!(caller, "sessionStart" | "postToolUse") {
-        out["additional_context"] = Value::String(d.contexts.join("\n"));
+    if !contexts.is_empty() {
+        let context = contexts.join("\n");
+        if matches!(caller, "sessionStart" | "postToolUse") {
+            out["additional_context"] = Value::String(context);
+        } else {
+            all.push(format!(
+                "Cursor's {caller} takes no additional context: {context:?} was not passed on"
+            ));
+        }
     }
-    let code = if d.blocked && !matches!(caller, "stop" | "subagentStop") {
+    all.extend(super::shared::output_not_replaced("Cursor", d));
+    let code = if d.blocked
+        && family != Family::PostTool
+        && !matches!(caller, "stop" | "subagentStop")
+    {
         2
     } else {
         0
     };
-    let mut all: Vec<String> = notices.to_vec();
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, code, Some(&reason), &all)
 }
@@ -236,6 +269,21 @@ impl super::protocol::Protocol for Cursor {
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
         classify(event, label, run)
+    }
+
+    fn unread_block(&self, message: &str) -> Rendered {
+        // Permission events read `permission`, beforeSubmitPrompt
+        // `continue`; exit 2 denies on any of them.
+        let reason = format!("hookrun: {message}");
+        let mut r = super::protocol::plain_block(message);
+        r.stdout = json!({
+            "permission": "deny",
+            "continue": false,
+            "user_message": reason,
+            "agent_message": reason,
+        })
+        .to_string();
+        r
     }
 
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {

@@ -162,15 +162,15 @@ impl super::protocol::Protocol for Deputy {
         // do. A block by exit 2 is the hook's own words, without the
         // `[command]: ` that Claude Code puts before it for its model.
         let mut answer = crate::answer::classify(event, label, run);
-        if let Some(block) = answer.blocking_error.as_mut()
-            && let Some(text) = block.strip_prefix(&format!("[{label}]: "))
-        {
-            *block = match text.trim() {
-                "" | "No stderr output" => "Blocked by hook".to_owned(),
-                words => words.to_owned(),
-            };
-        }
+        super::shared::unlabel_block(&mut answer, label);
         answer
+    }
+
+    fn unread_block(&self, message: &str) -> Rendered {
+        // No deputy result fits an unknown event: the block is said in
+        // `unsupported`, which the adapter warns with and denies on under
+        // its closed mode.
+        render::unread_block(message)
     }
 
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {

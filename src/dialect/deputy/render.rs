@@ -243,3 +243,25 @@ fn ignored(a: &mut Answer, event: &str, family: Family, d: &Decision, reason: &s
         )));
     }
 }
+
+/// hookrun's own block for an event it could not read: no constructor
+/// fits an event it does not know, so the block is a sentence in
+/// `unsupported` (the adapter warns with it, and denies under its closed
+/// mode) and the error a message for the user.
+#[must_use]
+pub fn unread_block(message: &str) -> Rendered {
+    let reason = format!("hookrun: {message}");
+    let out = json!({
+        "result": null,
+        "args": {},
+        "unsupported": [format!(
+            "hookrun could not read the event, so no deputy result could carry its block: {reason}"
+        )],
+        "messages": [reason],
+    });
+    Rendered {
+        stdout: out.to_string(),
+        stderr: vec![format!("hookrun: error: {message}")],
+        exit_code: 0,
+    }
+}

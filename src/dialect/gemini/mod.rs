@@ -39,6 +39,9 @@ pub fn render(
     d: &Decision,
     notices: &[String],
 ) -> Rendered {
+    let mut notices = notices.to_vec();
+    notices.extend(super::shared::output_not_replaced("Gemini CLI", d));
+    let notices = notices.as_slice();
     let reason = d.reasons.join("\n");
     let mut out = json!({});
     match (family, d.permission) {
@@ -111,7 +114,7 @@ pub fn render(
         r.stdout.clear();
     }
     if code != 0 && d.blocked {
-        r.stderr.insert(0, reason);
+        super::shared::put_reason_first(&mut r.stderr, &reason);
     }
     r
 }
@@ -166,6 +169,15 @@ impl super::protocol::Protocol for Gemini {
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {
         classify(event, label, run)
+    }
+
+    fn unread_block(&self, message: &str) -> Rendered {
+        // Gemini reads the JSON's `decision` on every event, at exit 0 as
+        // at any other.
+        let mut r = super::protocol::plain_block(message);
+        r.stdout = json!({"decision": "deny", "reason": format!("hookrun: {message}")}).to_string();
+        r.exit_code = 0;
+        r
     }
 
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {

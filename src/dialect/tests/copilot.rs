@@ -138,9 +138,9 @@ fn normalize_rows() {
 fn classify_rows() {
     let rows = [
         (
-            "exit 2: a block with stderr, as Claude Code",
-            exited(2, "", "no"),
-            json!({"outcome": "blocking", "blocking_error": "[cmd]: no", "status": 2}),
+            "exit 2: a block with the hook's stderr, without Claude Code's `[cmd]: ` label",
+            exited(2, "", "no\n"),
+            json!({"outcome": "blocking", "blocking_error": "no", "status": 2}),
         ),
         (
             "Claude Code's deny: a block",

@@ -72,6 +72,18 @@ fn normalize_rows() {
             json!({"hook_event_name": "PostToolUse", "command": "ls", "cwd": "/c", "output": "a b", "tool_name": "Shell", "tool_input": {"command": "ls", "cwd": "/c"}, "tool_response": "a b"}),
         ),
         (
+            "postToolUse: its `tool_output` is the tool response",
+            json!({"hook_event_name": "postToolUse", "tool_name": "Shell", "tool_input": {"command": "cat creds"}, "tool_output": "k", "cwd": "/c"}),
+            "PostToolUse",
+            json!({"hook_event_name": "PostToolUse", "tool_name": "Shell", "tool_input": {"command": "cat creds"}, "tool_output": "k", "cwd": "/c", "tool_response": "k"}),
+        ),
+        (
+            "postToolUse: a `tool_response` given stays",
+            json!({"hook_event_name": "postToolUse", "tool_output": "k", "tool_response": "r", "cwd": "/c"}),
+            "PostToolUse",
+            json!({"hook_event_name": "PostToolUse", "tool_output": "k", "tool_response": "r", "cwd": "/c"}),
+        ),
+        (
             "beforeReadFile: the Read tool on file_path",
             json!({"hook_event_name": "beforeReadFile", "file_path": "/a", "content": "x", "cwd": "/c"}),
             "PreToolUse",
@@ -481,12 +493,31 @@ fn render_rows() {
             0,
         ),
         (
-            "postToolUse block: no field for it, exit 2",
+            "postToolUse block: the tool has run, so no deny; the reason reaches the model as context, exit 0",
             ev("postToolUse"),
             t::block("lint failed"),
+            json!({"additional_context": "lint failed"}),
+            vec![],
+            0,
+        ),
+        (
+            "afterShellExecution block: Cursor takes no answer there, so a notice, exit 0",
+            ev("afterShellExecution"),
+            t::block("lint failed"),
             json!({}),
-            vec!["lint failed"],
-            2,
+            vec!["hookrun: Cursor takes no answer from afterShellExecution: the PostToolUse block (\"lint failed\") did not reach the model"],
+            0,
+        ),
+        (
+            "beforeSubmitPrompt context: no field for it, a notice",
+            ev("beforeSubmitPrompt"),
+            Decision {
+                contexts: vec!["branch main".into()],
+                ..Decision::default()
+            },
+            json!({"continue": true}),
+            vec!["hookrun: Cursor's beforeSubmitPrompt takes no additional context: \"branch main\" was not passed on"],
+            0,
         ),
         (
             "sessionStart context: additional_context",
@@ -505,11 +536,11 @@ fn render_rows() {
             0,
         ),
         (
-            "afterShellExecution context: Cursor takes none there",
+            "afterShellExecution context: Cursor takes none there, and the user is told",
             ev("afterShellExecution"),
             t::context("ctx"),
             json!({}),
-            vec![],
+            vec!["hookrun: Cursor's afterShellExecution takes no additional context: \"ctx\" was not passed on"],
             0,
         ),
         (

@@ -457,6 +457,14 @@ fn render_rows() {
             2,
         ),
         (
+            "ask: pydantic-deep has none, so the call goes ahead and stderr says what was asked",
+            ev("pre_tool_use"),
+            t::permission(Permission::Ask, "check first"),
+            json!({}),
+            vec!["hookrun: pydantic-deep cannot ask the user about a pre_tool_use call (its hooks only deny or allow): the call goes ahead; the reason was \"check first\""],
+            0,
+        ),
+        (
             "deny with several reasons: one per line",
             ev("pre_tool_use"),
             Decision {
