@@ -212,7 +212,6 @@ impl super::protocol::Protocol for Copilot {
 }
 
 #[cfg(test)]
-#[path = "../tests/copilot.rs"]
 mod tests;
 
 /// How Copilot CLI starts a hook's `bash` command: `bash -c`, in the

@@ -292,7 +292,6 @@ impl super::protocol::Protocol for Cursor {
 }
 
 #[cfg(test)]
-#[path = "../tests/cursor.rs"]
 mod tests;
 
 /// How Cursor starts a hook's command: `sh -c` in the workspace root,

@@ -179,5 +179,4 @@ impl super::protocol::Protocol for Deputy {
 }
 
 #[cfg(test)]
-#[path = "../tests/deputy.rs"]
 mod tests;

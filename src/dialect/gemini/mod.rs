@@ -186,7 +186,6 @@ impl super::protocol::Protocol for Gemini {
 }
 
 #[cfg(test)]
-#[path = "../tests/gemini.rs"]
 mod tests;
 
 /// How Gemini CLI starts a command hook on macOS and Linux: `bash -c`,

@@ -1,4 +1,4 @@
-//! Unit tests of the gemini dialect, beside its code through `#[path]`.
+//! Unit tests of the gemini dialect.
 
 use super::*;
 use crate::exec::RunStatus;

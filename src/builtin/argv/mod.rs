@@ -200,5 +200,4 @@ fn cluster(spec: &Spec, w: &str, next: Option<&String>, opts: &mut Vec<Opt>) -> 
 }
 
 #[cfg(test)]
-#[path = "tests/argv.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Unit tests of the codex dialect, beside its code through `#[path]`.
+//! Unit tests of the codex dialect.
 
 use super::*;
 use crate::dialect::Dialect;

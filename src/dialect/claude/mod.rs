@@ -196,7 +196,6 @@ impl super::protocol::Protocol for Claude {
 }
 
 #[cfg(test)]
-#[path = "tests/claude.rs"]
 mod tests;
 
 /// How Claude Code starts a command hook on macOS and Linux: `/bin/sh -c`

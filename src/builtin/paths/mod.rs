@@ -416,5 +416,4 @@ impl paths_code::Judge for Judging<'_> {
 }
 
 #[cfg(test)]
-#[path = "tests/paths.rs"]
 mod tests;

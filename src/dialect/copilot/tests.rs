@@ -1,4 +1,4 @@
-//! Unit tests of the copilot dialect, beside its code through `#[path]`.
+//! Unit tests of the copilot dialect.
 
 use super::*;
 use crate::dialect::Dialect;

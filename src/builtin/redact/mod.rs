@@ -331,5 +331,4 @@ impl Guard for Redactor {
 }
 
 #[cfg(test)]
-#[path = "tests/redact.rs"]
 mod tests;

@@ -445,5 +445,4 @@ fn push(out: &mut Vec<Touched>, text: &str, access: Access) {
 }
 
 #[cfg(test)]
-#[path = "tests/shell_paths.rs"]
 mod tests;

@@ -161,7 +161,6 @@ impl super::protocol::Protocol for Codex {
 }
 
 #[cfg(test)]
-#[path = "tests/codex.rs"]
 mod tests;
 
 /// How Codex starts a command hook: `$SHELL -lc` (a login shell, so the

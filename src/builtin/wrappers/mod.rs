@@ -253,5 +253,4 @@ pub(super) fn is_assignment(word: &str) -> bool {
 }
 
 #[cfg(test)]
-#[path = "tests/wrappers.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Unit tests of the claude dialect, beside its code through `#[path]`.
+//! Unit tests of the claude dialect.
 
 use super::*;
 use crate::dialect::Dialect;

@@ -1,4 +1,4 @@
-//! Unit tests of the deputy dialect, beside its code through `#[path]`.
+//! Unit tests of the deputy dialect.
 
 use serde_json::json;
 

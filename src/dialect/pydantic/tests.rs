@@ -1,4 +1,4 @@
-//! Unit tests of the pydantic dialect, beside its code through `#[path]`.
+//! Unit tests of the pydantic dialect.
 
 use super::*;
 use crate::decision::Permission;

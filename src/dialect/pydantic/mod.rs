@@ -449,5 +449,4 @@ impl super::protocol::Protocol for PydanticDeep {
 }
 
 #[cfg(test)]
-#[path = "tests/pydantic.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Unit tests of the cursor dialect, beside its code through `#[path]`.
+//! Unit tests of the cursor dialect.
 
 use super::*;
 use crate::dialect::Dialect;
