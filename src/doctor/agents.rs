@@ -75,7 +75,7 @@ pub fn probe(
 ) -> Result<Vec<AgentVersion>, Error> {
     let found: Vec<(Agent, Option<PathBuf>)> = agents
         .iter()
-        .map(|&a| (a, find_on_path(tested::of(a).program, path_var)))
+        .map(|&a| (a, os::find_on_path(tested::of(a).program, path_var)))
         .collect();
     let specs: Vec<ExecSpec> = found
         .iter()
@@ -109,22 +109,6 @@ fn run(specs: Vec<ExecSpec>) -> Result<Vec<HookRun>, Error> {
         leak_grace: Duration::from_secs(1),
     };
     exec::run_blocking(specs, limits)
-}
-
-/// The first executable file named `program` in the directories of
-/// `path_var`, as a shell looks it up (an empty entry is the working
-/// directory).
-#[must_use]
-pub fn find_on_path(program: &str, path_var: Option<&OsStr>) -> Option<PathBuf> {
-    std::env::split_paths(path_var?)
-        .map(|dir| {
-            if dir.as_os_str().is_empty() {
-                PathBuf::from(".").join(program)
-            } else {
-                dir.join(program)
-            }
-        })
-        .find(|p| std::fs::metadata(p).is_ok_and(|m| os::is_executable(&m)))
 }
 
 /// The first version-looking word of `text`: digits with at least one
@@ -302,8 +286,8 @@ mod tests {
         std::fs::write(&exe, "#!/bin/sh\n").expect("write");
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         let path = std::env::join_paths([a.path(), b.path()]).expect("join");
-        assert_eq!(find_on_path("claude", Some(&path)), Some(exe));
-        assert_eq!(find_on_path("codex", Some(&path)), None);
-        assert_eq!(find_on_path("claude", None), None);
+        assert_eq!(os::find_on_path("claude", Some(&path)), Some(exe));
+        assert_eq!(os::find_on_path("codex", Some(&path)), None);
+        assert_eq!(os::find_on_path("claude", None), None);
     }
 }

@@ -129,18 +129,16 @@ impl Facts {
         let resolved = |p: &Path| std::fs::canonicalize(p).ok();
         let exe = std::env::current_exe().ok().and_then(|p| resolved(&p));
         let exe_meta = exe.as_ref().and_then(|e| std::fs::metadata(e).ok());
-        let on_path = std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths).find_map(|dir| {
-                let candidate = dir.join("hookrun");
+        let on_path = crate::os::find_on_path("hookrun", std::env::var_os("PATH").as_deref())
+            .and_then(|candidate| {
                 let meta = std::fs::metadata(&candidate).ok()?;
-                (meta.is_file() && crate::os::is_executable(&meta)).then_some(())?;
+                let dir = candidate.parent()?.to_path_buf();
                 let file = match (&exe, &exe_meta) {
                     (Some(e), Some(m)) if crate::os::same_file(&meta, m) => e.clone(),
                     _ => resolved(&candidate)?,
                 };
                 Some(Found { file, dir })
-            })
-        });
+            });
         let launcher = std::env::var(LAUNCHER_VAR)
             .ok()
             .and_then(|v| launcher_of(&v, crate::os::parent_pid()?))

@@ -384,6 +384,25 @@ pub fn is_executable(meta: &Metadata) -> bool {
     !meta.is_dir() && imp::has_execute_permission(meta)
 }
 
+/// The first executable file named `program` in the directories of
+/// `path_var`, as a shell looks it up (an empty entry is the working
+/// directory).
+#[must_use]
+pub fn find_on_path(
+    program: &str,
+    path_var: Option<&std::ffi::OsStr>,
+) -> Option<std::path::PathBuf> {
+    std::env::split_paths(path_var?)
+        .map(|dir| {
+            if dir.as_os_str().is_empty() {
+                std::path::PathBuf::from(".").join(program)
+            } else {
+                dir.join(program)
+            }
+        })
+        .find(|p| std::fs::metadata(p).is_ok_and(|m| is_executable(&m)))
+}
+
 /// Whether two files' metadata describe the same file: two hard links to
 /// it, say, which no comparison of paths can tell.
 #[must_use]
