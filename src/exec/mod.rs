@@ -248,11 +248,11 @@ fn exit_status(status: std::process::ExitStatus) -> RunStatus {
 }
 
 /// Runs commands at once to completion or timeout from synchronous code,
-/// in a runtime of its own that also watches for the signals that end
-/// hookrun (on one every group still running is stopped first): for
-/// `doctor`, which runs its probes and canaries outside an event but with
-/// the same process-tree guarantees as a hook. The runs come back in the
-/// order given.
+/// in a runtime of its own that also watches for every signal that would
+/// end hookrun (`os::Termination`): on one, every group still running is
+/// stopped before hookrun exits. The runs come back in the order given;
+/// for `doctor`'s probes and canaries, which run outside an event but with
+/// the same process-tree guarantees as a hook.
 ///
 /// # Errors
 /// The runtime cannot start, or hookrun was interrupted.
@@ -260,19 +260,37 @@ pub fn run_blocking(
     specs: Vec<ExecSpec>,
     limits: ExecLimits,
 ) -> Result<Vec<HookRun>, crate::error::Error> {
+    run_blocking_with(specs, limits, || ()).map(|(runs, ())| runs)
+}
+
+/// [`run_blocking`] with in-process work (`meanwhile`, see [`run_all`]) done
+/// once every command has started: the pipeline's one way to run an
+/// event's hooks. Without commands no runtime is built and `meanwhile`
+/// just runs.
+///
+/// # Errors
+/// The runtime cannot start, or hookrun was interrupted (every running
+/// group is then terminated, then killed).
+pub fn run_blocking_with<T>(
+    specs: Vec<ExecSpec>,
+    limits: ExecLimits,
+    meanwhile: impl FnOnce() -> T,
+) -> Result<(Vec<HookRun>, T), crate::error::Error> {
     if specs.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), meanwhile()));
     }
     let rt = os::runtime().map_err(crate::error::Error::Runtime)?;
     let live = LiveGroups::default();
     let outcome = rt.block_on(async {
         let mut termination = os::Termination::watch();
         tokio::select! {
-            (runs, ()) = run_all(specs, limits, &live, || ()) => Ok(runs),
+            done = run_all(specs, limits, &live, meanwhile) => Ok(done),
             interruption = termination.recv() => Err(interruption),
         }
     });
     outcome.map_err(|interruption| {
+        // TERM first so that a hook may clean up; the groups that ignore
+        // it are killed a moment later.
         live.signal_all(Stop::Terminate);
         std::thread::sleep(Duration::from_millis(100));
         live.signal_all(Stop::Kill);

@@ -90,7 +90,7 @@ pub(super) fn run_chain(
             )
         } else {
             let spec = spec_of(hook, &current, ctx, input);
-            let (mut runs, ()) = run_specs(&[spec], &current, config, || ())?;
+            let (mut runs, ()) = run_specs(&[spec], config, || ())?;
             let run = runs.pop().unwrap_or_else(placeholder_run);
             let answer = read_answer(hook, &current, &run, ctx);
             (run, answer)

@@ -1,7 +1,6 @@
-//! Running the hooks of one event: their process specs and stdin, the
-//! runtime that runs them while watching for the signals that would end
-//! hookrun (SIGINT, SIGTERM, SIGHUP, ...), built-ins
-//! in-process, and reading each run into an answer.
+//! Running the hooks of one event: their process specs and stdin, handing
+//! them to `exec` (which owns the runtime and the signals that would end
+//! hookrun), built-ins in-process, and reading each run into an answer.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +13,6 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::exec::{self, ExecLimits, ExecSpec, HookRun, RunStatus};
 use crate::launch::{hook_cwd, spec_for, timeout_of};
-use crate::os::{self, LiveGroups, Stop};
 
 /// The spec of a command hook, with its stdin and the context's cap.
 pub(super) fn spec_of(
@@ -92,12 +90,11 @@ pub(super) fn guard_only(hook: &Hook, mut a: Answer, event: &str) -> (Answer, Op
     (a, notice)
 }
 
-/// Runs the sync hooks concurrently inside a small runtime that also
-/// watches for every signal that would end hookrun (`os::Termination`): on
-/// any, every running hook group is terminated before hookrun exits.
+/// Runs the specs' commands at once through `exec` (which owns the runtime
+/// and the signals that would end hookrun), with `meanwhile` done while
+/// they run; a hook without a spec gets a placeholder run.
 pub(super) fn run_specs<T>(
     specs: &[Option<ExecSpec>],
-    event: &Event,
     config: &Config,
     meanwhile: impl FnOnce() -> T,
 ) -> Result<(Vec<HookRun>, T), Error> {
@@ -106,33 +103,7 @@ pub(super) fn run_specs<T>(
         max_output_bytes: config.limits.max_output_bytes,
         leak_grace: config.limits.leak_grace,
     };
-    let (results, extra) = if to_run.is_empty() {
-        (Vec::new(), meanwhile())
-    } else {
-        let rt = os::runtime().map_err(Error::Runtime)?;
-        let live = LiveGroups::default();
-        let _ = event;
-        let outcome = rt.block_on(async {
-            let mut termination = os::Termination::watch();
-            tokio::select! {
-                done = exec::run_all(to_run, limits, &live, meanwhile) => Ok(done),
-                interruption = termination.recv() => Err(interruption),
-            }
-        });
-        match outcome {
-            Ok(done) => done,
-            Err(interruption) => {
-                live.signal_all(Stop::Terminate);
-                std::thread::sleep(Duration::from_millis(100));
-                live.signal_all(Stop::Kill);
-                drop(rt);
-                return Err(Error::Interrupted {
-                    name: interruption.name,
-                    signal: interruption.number,
-                });
-            }
-        }
-    };
+    let (results, extra) = exec::run_blocking_with(to_run, limits, meanwhile)?;
     let mut results = results.into_iter();
     let runs = specs
         .iter()

@@ -192,7 +192,7 @@ fn run_parallel(
             })
             .collect()
     };
-    let (mut runs, builtin_results) = run_specs(&specs, event, config, builtins)?;
+    let (mut runs, builtin_results) = run_specs(&specs, config, builtins)?;
     let mut ignored = Vec::new();
     let answers = selected
         .iter()
