@@ -23,7 +23,7 @@ pub fn execute(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
     match built {
         Ok(builtin) => run(args, builtin).map_err(|e| e.closed_if(blocks)),
         // The event is still unread: a block can be in its shape.
-        Err(e) if e.blocks() => Ok(super::run::block_unread_event(
+        Err(e) if e.blocks() => Ok(crate::session::block_unread_event(
             &e,
             args.event.as_deref(),
             None,

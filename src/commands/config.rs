@@ -32,8 +32,8 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
             // own registrations, nor the hooks the agent runs itself from
             // its own files.
             let mut config = config.clone();
-            super::run::drop_registrations(&mut config, &found);
-            let config = super::run::for_dialect(&config, dialect);
+            crate::session::drop_registrations(&mut config, &found);
+            let config = crate::session::for_dialect(&config, dialect);
             let (names, missing) = events_for(&config, dialect);
             for m in missing {
                 output::diagnostic(&format!(

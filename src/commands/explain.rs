@@ -23,11 +23,11 @@ pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
         format: args.config_format,
     };
     let mut config = config::load_found(&found, options)?.complete()?;
-    super::run::drop_registrations(&mut config, &found);
+    crate::session::drop_registrations(&mut config, &found);
     let event = read_event(args)?;
     // What `run` would do for the event's agent: without the hooks that
     // agent runs itself.
-    let config = super::run::for_event(&config, &event);
+    let config = crate::session::for_event(&config, &event);
     let config = &*config;
     let plan = crate::select::select(config, &event);
     let eval = if args.run {

@@ -73,7 +73,7 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
         },
     )
     .map(|mut c| {
-        super::run::drop_registrations(&mut c, &found);
+        crate::session::drop_registrations(&mut c, &found);
         c
     })
     .and_then(config::Config::complete)

@@ -50,7 +50,7 @@ pub fn answer(err: &clap::Error, raw: &[OsString]) -> ExitStatus {
             .unwrap_or("invalid command line")
             .trim_start_matches("error: ")
             .to_owned();
-        return crate::commands::run::block_unread_event(
+        return crate::session::block_unread_event(
             &Error::Usage(message).closed_if(true),
             None,
             None,

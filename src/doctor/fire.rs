@@ -203,10 +203,7 @@ fn as_agent(
         env.push(((*var).to_owned(), project_text.clone()));
     }
     if no_hooks {
-        env.push((
-            crate::commands::run::BUILTINS_ONLY_VAR.to_owned(),
-            "1".to_owned(),
-        ));
+        env.push((crate::session::BUILTINS_ONLY_VAR.to_owned(), "1".to_owned()));
     }
     ExecSpec {
         program: Program::Exec {

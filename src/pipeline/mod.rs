@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use crate::answer::Answer;
-mod audit_record;
 mod chain;
 mod hooks;
 mod model;

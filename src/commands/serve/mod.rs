@@ -41,7 +41,7 @@ mod reload;
 /// The first config cannot be loaded, stdin cannot be read, or hookrun was
 /// interrupted (130/143).
 pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
-    let config = super::run::load_config(&args.run)?;
+    let config = crate::session::load_config(&args.run)?;
     let paths = config::paths(&config::discover(&args.run.configs));
     let live = reload::Live::new(config, &paths);
     let rt = crate::os::runtime().map_err(Error::Runtime)?;
@@ -125,7 +125,7 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
             Ok(Err(e)) => output::error_answer(&e),
             Err(e) => output::error_answer(
                 &Error::Internal(format!("the event was not handled: {e}")).closed_if(
-                    super::run::own_errors_block(&args.run, live.config.any_closed),
+                    crate::session::own_errors_block(&args.run, live.config.any_closed),
                 ),
             ),
         };
@@ -164,7 +164,7 @@ fn one(
 ) -> Result<Rendered, Error> {
     let mut rendered = one_found(config, args, depth, line)?;
     if found_none {
-        let warning = format!("hookrun: {}", super::run::no_config_warning());
+        let warning = format!("hookrun: {}", crate::session::no_config_warning());
         rendered.stderr.insert(0, warning);
     }
     Ok(rendered)
@@ -172,7 +172,7 @@ fn one(
 
 fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
     let started = std::time::Instant::now();
-    let admitted = super::run::admit(config, args, depth, || match line {
+    let admitted = crate::session::admit(config, args, depth, || match line {
         Line::Complete(bytes) => Ok(bytes),
         Line::TooLarge => Err(crate::event::too_large(config.limits.max_event_bytes)),
     });
@@ -180,8 +180,8 @@ fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<
         Ok(e) => e,
         Err(refusal) => return Ok(refusal.answer()),
     };
-    let (_, mut rendered) = super::run::handle(config, &event, args, depth, started)?;
-    let lints = super::run::warnings(config, &event)
+    let (_, mut rendered) = crate::session::handle(config, &event, args, depth, started)?;
+    let lints = crate::session::warnings(config, &event)
         .into_iter()
         .map(|w| format!("hookrun: {w}"));
     rendered.stderr.splice(0..0, lints);

@@ -119,7 +119,7 @@ impl Live {
             .iter()
             .map(|(p, _)| p)
             .eq(self.applied.iter().map(|(p, _)| p));
-        let why = match crate::commands::run::load_config(args) {
+        let why = match crate::session::load_config(args) {
             // A layer that cannot be loaded (often one caught mid-save) is
             // not applied: the last good config holds every layer.
             // (No file found at all is no half-saved layer: it is applied,

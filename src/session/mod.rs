@@ -8,6 +8,8 @@ use crate::output;
 use crate::pipeline;
 use crate::rendered::Rendered;
 
+mod audit_line;
+
 /// Nesting depth past which `run` refuses to start: a config that runs
 /// `hookrun run` on itself would otherwise fork without end.
 const MAX_DEPTH: u32 = 8;

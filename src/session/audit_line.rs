@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::model::Evaluation;
 use crate::config::Config;
 use crate::event::Event;
+use crate::pipeline::Evaluation;
 
 impl Evaluation {
     /// The audit record of one event: time, event, tool, session, the
