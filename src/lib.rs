@@ -85,7 +85,7 @@ pub fn main() -> ExitCode {
 #[must_use]
 pub fn run(cli: &cli::Cli) -> ExitCode {
     let outcome = match &cli.command {
-        cli::Command::Run(args) => session::execute(args),
+        cli::Command::Run(args) => commands::run::execute(args),
         cli::Command::Check(args) => commands::check::execute(args),
         cli::Command::Explain(args) => commands::explain::execute(args),
         cli::Command::Test(args) => commands::test::execute(args),

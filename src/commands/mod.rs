@@ -12,6 +12,7 @@ pub mod init;
 pub mod install;
 mod install_move;
 pub mod meta;
+pub mod run;
 pub mod serve;
 pub mod test;
 pub mod trust;

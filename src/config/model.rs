@@ -209,7 +209,7 @@ pub struct Config {
     /// The layers (the user's own files, or a trusted project file) that
     /// were missing or invalid; the other layers are loaded all the same,
     /// so that what they say (their denies, their `fail_mode = "closed"`)
-    /// holds, and `run` answers these on top (`run::unevaluated_block`).
+    /// holds, and `run` answers these on top (`session::handle`).
     pub unreadable: Vec<Unreadable>,
     /// The files whose hooks were left out because the event's agent runs
     /// them itself (`config::agent_own`): a config left without hooks by
