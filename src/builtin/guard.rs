@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::own_files::OwnFiles;
+use crate::builtin::protect_paths::own_files::OwnFiles;
 use crate::event::Event;
 
 /// What a guard knows of the run besides the event: the project directory

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::guard::{Entry, Guard, Verdict, options};
+use crate::builtin::guard::{Entry, Guard, Verdict, options};
 use crate::event::Event;
 
 /// Options of `log-tools`.

@@ -16,24 +16,8 @@
 //! (name, summary, constructor from its options); the `guards!` line
 //! declares and lists them. A new guard is one new file and its name there.
 
-mod argv;
-mod categories;
-mod destructive;
+pub mod command;
 pub mod guard;
-mod obscured;
-pub mod own_files;
-mod path_lists;
-mod paths_code;
-pub mod resolve;
-mod secret_rules;
-mod sensitive_names;
-mod shell_paths;
-mod targets;
-mod tools;
-mod wrapper_runners;
-mod wrapper_table;
-mod wrappers;
-mod writes;
 
 use std::path::Path;
 
@@ -53,7 +37,7 @@ macro_rules! guards {
         pub static REGISTRY: &[Entry] = &[$($module::ENTRY,)*];
     };
 }
-guards!(dangerous, paths, redact, log_tools);
+guards!(dangerous, protect_paths, redact, log_tools);
 
 /// The names of the built-ins.
 pub fn names() -> impl Iterator<Item = &'static str> {

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
-use crate::builtin::own_files::{OwnFiles, Sources};
+use crate::builtin::protect_paths::own_files::{OwnFiles, Sources};
 use crate::install::location::Homes;
 pub use agent_own::for_agent;
 pub(crate) use discover::same_file;

@@ -197,7 +197,7 @@ pub struct Config {
     pub audit_key_file: Option<PathBuf>,
     /// hookrun's own files (config, trust list, audit files, agent
     /// settings), which `protect-paths` keeps the tool from writing.
-    pub own_files: crate::builtin::own_files::OwnFiles,
+    pub own_files: crate::builtin::protect_paths::own_files::OwnFiles,
     /// `[defaults] order`, and `[events.NAME] order` per event.
     pub order: Order,
     pub order_by_event: Vec<(String, Order)>,

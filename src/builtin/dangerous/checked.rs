@@ -23,14 +23,14 @@ thread_local! {
 
 /// Forgets what a check found, and frees the memory it took: a guard in
 /// a long-lived process (`serve`) keeps nothing between events.
-pub(super) fn reset() {
+pub(crate) fn reset() {
     CLEAN.with(|c| c.borrow_mut().1 = Clean::new());
 }
 
 /// Whether `text` was found harmless at `depth` or shallower: deeper, it
 /// can only be harmless too, or deeper than the guard follows, which it
 /// is not, having been followed once.
-pub(super) fn is_clean(text: &str, depth: usize) -> bool {
+pub(crate) fn is_clean(text: &str, depth: usize) -> bool {
     CLEAN.with(|c| {
         let c = c.borrow();
         let key = (c.0.hash_one(text), text.len());
@@ -39,7 +39,7 @@ pub(super) fn is_clean(text: &str, depth: usize) -> bool {
 }
 
 /// Records that `text` is harmless at `depth`.
-pub(super) fn mark_clean(text: &str, depth: usize) {
+pub(crate) fn mark_clean(text: &str, depth: usize) {
     CLEAN.with(|c| {
         let mut c = c.borrow_mut();
         let key = (c.0.hash_one(text), text.len());

@@ -15,30 +15,30 @@
 
 use std::cell::RefCell;
 
-use crate::builtin::targets::normal;
+use crate::builtin::command::targets::normal;
 
 thread_local! {
     static CWD: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Forgets the directory: each check starts where the event does.
-pub(super) fn reset() {
+pub(crate) fn reset() {
     CWD.with(|c| *c.borrow_mut() = None);
 }
 
 /// Leaves the directory unknown, returning what it was (a nested script
 /// starts afresh: see `restore`).
-pub(super) fn take() -> Option<String> {
+pub(crate) fn take() -> Option<String> {
     CWD.with(|c| c.borrow_mut().take())
 }
 
 /// Puts back what `take` returned, once a nested script is checked.
-pub(super) fn restore(dir: Option<String>) {
+pub(crate) fn restore(dir: Option<String>) {
     CWD.with(|c| *c.borrow_mut() = dir);
 }
 
 /// Follows `cd DIR` / `pushd DIR` (`argv` unwrapped).
-pub(super) fn follow(argv: &[String]) {
+pub(crate) fn follow(argv: &[String]) {
     let Some(prog) = argv.first() else {
         return;
     };
@@ -71,7 +71,7 @@ pub(super) fn follow(argv: &[String]) {
 }
 
 /// A path against the directory moved to, when it is relative.
-pub(super) fn resolve_path(path: &str) -> Option<String> {
+pub(crate) fn resolve_path(path: &str) -> Option<String> {
     let base = CWD.with(|c| c.borrow().clone())?;
     (!path.starts_with(['/', '~', '$']) && !path.is_empty())
         .then(|| normal(&format!("{base}/{path}")))
@@ -81,7 +81,7 @@ pub(super) fn resolve_path(path: &str) -> Option<String> {
 /// `tee`, `shred`, …; `chmod`'s mode and `chown`'s owner, the first
 /// operand, are not paths; `dd`'s `if=`/`of=` are). `None` when no `cd` is
 /// known or `prog` is not such a tool.
-pub(super) fn resolve_operands(prog: &str, args: &[String]) -> Option<Vec<String>> {
+pub(crate) fn resolve_operands(prog: &str, args: &[String]) -> Option<Vec<String>> {
     CWD.with(|c| c.borrow().is_some()).then_some(())?;
     let skip_first = matches!(prog, "chmod" | "chown" | "chgrp");
     let files = matches!(
@@ -124,7 +124,7 @@ pub(super) fn resolve_operands(prog: &str, args: &[String]) -> Option<Vec<String
 /// The directory a wrapper runs its command in: `env -C DIR`,
 /// `env --chdir=DIR`, `sudo -D DIR`, `sudo --chdir=DIR` (words as
 /// written, wrappers not yet stripped).
-pub(super) fn wrapper_dir(words: &[String]) -> Option<String> {
+pub(crate) fn wrapper_dir(words: &[String]) -> Option<String> {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         i += 1;
@@ -155,7 +155,7 @@ pub(super) fn wrapper_dir(words: &[String]) -> Option<String> {
 
 /// Moves to `dir` for one command, returning where the line was (give it
 /// back to `restore` after the command).
-pub(super) fn enter(dir: &str) -> Option<String> {
+pub(crate) fn enter(dir: &str) -> Option<String> {
     let before = CWD.with(|c| c.borrow().clone());
     follow(&["cd".to_owned(), dir.to_owned()]);
     before

@@ -4,18 +4,18 @@
 //! command — the strings they hand to a shell as shell commands, the
 //! paths they delete as `rm -r` targets, the files awk writes as writes.
 
-use super::piped::Check;
-use super::r_uses;
-use super::sourced::INTERPRETERS;
+use crate::builtin::dangerous::piped::Check;
+use crate::builtin::dangerous::r_uses;
+use crate::builtin::dangerous::sourced::INTERPRETERS;
 use hookrun_code::awk;
 use hookrun_code::inline as inline_code;
 use hookrun_code::r as r_code;
 use hookrun_sh::Command;
-use crate::builtin::targets::{account_file, catastrophic, device_target};
+use crate::builtin::command::targets::{account_file, catastrophic, device_target};
 
 /// The inline program of `prog` (a name as `program` gives it), if it has
 /// one the guard reads; `check` reads the text it runs as commands.
-pub(super) fn inline_program(
+pub(crate) fn inline_program(
     prog: &str,
     args: &[String],
     cmd: &Command,

@@ -6,14 +6,14 @@ use hookrun_sh::{MAX_PIPELINE, MAX_WORDS};
 
 /// How deep the guard follows shells in shells, `eval` and substitutions.
 /// Deeper text is denied, never allowed unseen.
-pub(super) const MAX_NESTING: usize = 8;
+pub(crate) const MAX_NESTING: usize = 8;
 
 /// The longest command line analysed: far above any real one (Linux caps
 /// one argument at 128 KiB and a whole command line at 2 MiB), so only
 /// text crafted to exhaust the guard is denied for its size.
 pub const MAX_INPUT: usize = 16 << 20;
 
-pub(super) fn too_long(len: usize) -> Option<String> {
+pub(crate) fn too_long(len: usize) -> Option<String> {
     (len > MAX_INPUT).then(|| {
         format!(
             "a command of {len} bytes is longer than the {} MiB the guard analyses",
@@ -22,19 +22,19 @@ pub(super) fn too_long(len: usize) -> Option<String> {
     })
 }
 
-pub(super) fn too_deep() -> String {
+pub(crate) fn too_deep() -> String {
     format!(
         "commands nested more than {MAX_NESTING} levels deep (shells, `eval`, substitutions) are more than the guard analyses"
     )
 }
 
-pub(super) fn too_many_words() -> String {
+pub(crate) fn too_many_words() -> String {
     format!(
         "a command of more than {MAX_WORDS} words is more than the guard analyses (no program can be given that many arguments)"
     )
 }
 
-pub(super) fn too_long_pipeline() -> String {
+pub(crate) fn too_long_pipeline() -> String {
     format!(
         "groups piped into one another make a pipeline of more than {MAX_PIPELINE} commands, more than the guard analyses"
     )

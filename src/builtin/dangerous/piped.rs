@@ -4,11 +4,11 @@
 //! not trusted (the guard cannot read them); echoed text, here-doc bodies
 //! and what an awk program prints are read as the commands they become.
 
-use super::sourced::{self, INTERPRETERS, SHELLS};
+use crate::builtin::dangerous::sourced::{self, INTERPRETERS, SHELLS};
 use hookrun_code::awk;
-use crate::builtin::obscured::{decoded_in, decoder};
+use crate::builtin::dangerous::obscured::{decoded_in, decoder};
 use hookrun_sh::{self as shell, Command};
-use crate::builtin::wrappers::{program, unwrap};
+use crate::builtin::command::wrappers::{program, unwrap};
 
 /// Programs that fetch from the network.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
@@ -19,11 +19,11 @@ fn downloads(argv: &[String]) -> bool {
 }
 
 /// A nested script's check: why text run as shell code is dangerous.
-pub(super) type Check<'a> = &'a dyn Fn(&str) -> Option<String>;
+pub(crate) type Check<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// What the `upstream` stages of a pipeline feed to `runner`, a command
 /// that runs its stdin as code; `check` reads text that becomes commands.
-pub(super) fn piped_into(upstream: &[Command], runner: &str, check: Check<'_>) -> Option<String> {
+pub(crate) fn piped_into(upstream: &[Command], runner: &str, check: Check<'_>) -> Option<String> {
         let runner = program(runner);
         if let Some(d) = upstream.iter().map(|c| unwrap(&c.words)).find(|a| downloads(a)) {
             return Some(format!(
@@ -74,7 +74,7 @@ pub(super) fn piped_into(upstream: &[Command], runner: &str, check: Check<'_>) -
 /// `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(echo … | base64
 /// -d)"`: a download or decoded text handed to a shell, an interpreter or
 /// `eval` by a substitution.
-pub(super) fn substituted_code(prog: &str, cmd: &Command) -> Option<String> {
+pub(crate) fn substituted_code(prog: &str, cmd: &Command) -> Option<String> {
     let runs_code = SHELLS.contains(&prog) || INTERPRETERS.contains(&prog) || prog == "eval";
     if !runs_code {
         return None;
@@ -100,7 +100,7 @@ pub(super) fn substituted_code(prog: &str, cmd: &Command) -> Option<String> {
 /// The script of `sh -c SCRIPT`: options may come before and after `-c`,
 /// be clustered (`-lc`, `-euc`), take a value (`-o pipefail`, `+O
 /// extglob`, `--rcfile F`), and `--` ends them.
-pub(super) fn dash_c_script(args: &[String]) -> Option<String> {
+pub(crate) fn dash_c_script(args: &[String]) -> Option<String> {
     let (mut saw_c, mut skip_value) = (false, false);
     let mut operands = args.iter();
     for a in operands.by_ref() {
@@ -123,7 +123,7 @@ pub(super) fn dash_c_script(args: &[String]) -> Option<String> {
 /// Whether a command runs code read from its stdin (`sh`, `sudo bash -s`,
 /// `python3`, `python3 -`, `source /dev/stdin`), as the last stage of a
 /// pipeline does.
-pub(super) fn runs_stdin(argv: &[String]) -> bool {
+pub(crate) fn runs_stdin(argv: &[String]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };

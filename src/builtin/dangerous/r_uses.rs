@@ -6,12 +6,12 @@
 //! files); a command decoded at run time, and R code fetched from the
 //! network, are denied unread, as `base64 -d | sh` and `curl … | sh` are.
 
-use super::piped::Check;
+use crate::builtin::dangerous::piped::Check;
 use hookrun_code::r::{self as r_code, Act, Use};
 use hookrun_sh::word::quoted;
 
 /// Why R `code` is dangerous, or `None`; `check` reads shell text.
-pub(super) fn judged(code: &str, check: Check<'_>) -> Option<String> {
+pub(crate) fn judged(code: &str, check: Check<'_>) -> Option<String> {
     r_code::each_use(code, &mut |u| judge(u, check))
 }
 

@@ -2,13 +2,13 @@
 //! words or a longer pipeline than the guard keeps, a fork bomb, a
 //! command name split at `$IFS`.
 
-use super::limits::{too_long_pipeline, too_many_words};
-use crate::builtin::destructive;
+use crate::builtin::dangerous::limits::{too_long_pipeline, too_many_words};
+use crate::builtin::dangerous::destructive;
 use hookrun_sh::Command;
 
 /// Why `cmd`'s shape alone is refused (the fork bomb and `$IFS` rules are
 /// built-in rules, off when `patterns` replace them).
-pub(super) fn refused(cmd: &Command, builtin_rules: bool) -> Option<String> {
+pub(crate) fn refused(cmd: &Command, builtin_rules: bool) -> Option<String> {
     if cmd.too_many_words {
         return Some(too_many_words());
     }

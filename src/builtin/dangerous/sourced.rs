@@ -6,14 +6,14 @@
 //! are.
 
 use hookrun_sh::{self as shell, Command, Pipeline, Script};
-use crate::builtin::wrappers::{program, unwrap};
+use crate::builtin::command::wrappers::{program, unwrap};
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
-pub(super) const SHELLS: &[&str] = &[
+pub(crate) const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "ash", "mksh", "busybox",
 ];
 /// Interpreters that run a program read from stdin.
-pub(super) const INTERPRETERS: &[&str] = &[
+pub(crate) const INTERPRETERS: &[&str] = &[
     "python",
     "python2",
     "python3",
@@ -32,7 +32,7 @@ pub(super) const INTERPRETERS: &[&str] = &[
 ];
 
 /// Code that a `source`/`.` runs from the command line itself.
-pub(super) enum Sourced<'a> {
+pub(crate) enum Sourced<'a> {
     /// A here-doc or here-string read as the script.
     Text(&'a str),
     /// A process substitution whose output is the script: its last
@@ -41,13 +41,13 @@ pub(super) enum Sourced<'a> {
 }
 
 /// Paths that name the shell's own stdin.
-pub(super) fn is_stdin(path: &str) -> bool {
+pub(crate) fn is_stdin(path: &str) -> bool {
     matches!(path, "/dev/stdin" | "-" | "/dev/fd/0" | "/proc/self/fd/0")
 }
 
 /// What the `source`/`.` commands of `pipeline`, and the commands named
 /// by a substitution, run.
-pub(super) fn sourced(pipeline: &Pipeline) -> Vec<Sourced<'_>> {
+pub(crate) fn sourced(pipeline: &Pipeline) -> Vec<Sourced<'_>> {
     let mut found = Vec::new();
     for cmd in pipeline {
         let argv = unwrap(&cmd.words);

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use hookrun_sh::Command;
-use crate::builtin::wrappers::is_assignment;
+use crate::builtin::command::wrappers::is_assignment;
 
 /// The longest word an expansion may make: past it the word is left as
 /// written, so that `$X$X$X…` cannot multiply a long value.
@@ -26,17 +26,17 @@ thread_local! {
 }
 
 /// Forgets every variable (and frees the memory they took).
-pub(super) fn reset() {
+pub(crate) fn reset() {
     VARS.with(|v| *v.borrow_mut() = HashMap::new());
 }
 
 /// Leaves no variable known, returning what was (see `restore`).
-pub(super) fn take() -> HashMap<String, String> {
+pub(crate) fn take() -> HashMap<String, String> {
     VARS.with(|v| std::mem::take(&mut *v.borrow_mut()))
 }
 
 /// Puts back what `take` returned, once a nested script is checked.
-pub(super) fn restore(vars: HashMap<String, String>) {
+pub(crate) fn restore(vars: HashMap<String, String>) {
     VARS.with(|v| *v.borrow_mut() = vars);
 }
 
@@ -44,7 +44,7 @@ pub(super) fn restore(vars: HashMap<String, String>) {
 /// wrappers are stripped): those that start it, those after `export`,
 /// `declare`, `local`, `readonly` or `typeset`, and those after an `env`
 /// anywhere among its wrappers (`sudo env X=/ rm -rf $X`).
-pub(super) fn follow(words: &[String]) {
+pub(crate) fn follow(words: &[String]) {
     let declares = words.first().is_some_and(|w| {
         matches!(
             w.as_str(),
@@ -82,7 +82,7 @@ pub(super) fn follow(words: &[String]) {
 /// splits an unquoted expansion (`x="rm -rf /"; $x` runs `rm -rf /`;
 /// quoting is not known here, so the guard splits either way); a shell's
 /// script and `eval`'s words are read whole.
-pub(super) fn expand_words(argv: &[String], split: bool) -> Option<Vec<String>> {
+pub(crate) fn expand_words(argv: &[String], split: bool) -> Option<Vec<String>> {
     if !argv.iter().any(|a| a.contains('$')) {
         return None;
     }
@@ -108,7 +108,7 @@ pub(super) fn expand_words(argv: &[String], split: bool) -> Option<Vec<String>> 
 }
 
 /// One word (a redirection's target) with the variables expanded.
-pub(super) fn expand_one(word: &str) -> String {
+pub(crate) fn expand_one(word: &str) -> String {
     if !word.contains('$') {
         return word.to_owned();
     }
@@ -213,7 +213,7 @@ fn trimmed(value: &str, op: &str) -> Option<String> {
 
 /// The commands of a pipeline's upstream with their words as they are
 /// echoed (`x="rm -rf /"; echo "$x" | sh`), quoted words kept whole.
-pub(super) fn as_echoed(upstream: &[Command]) -> Vec<Command> {
+pub(crate) fn as_echoed(upstream: &[Command]) -> Vec<Command> {
     upstream
         .iter()
         .map(|c| match expand_words(&c.words, false) {

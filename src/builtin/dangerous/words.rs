@@ -3,21 +3,21 @@
 //! alternatives, variables the line assigned, and relative paths against
 //! the directory it moved to.
 
-use super::cwd;
-use super::vars;
+use crate::builtin::dangerous::cwd;
+use crate::builtin::dangerous::vars;
 use hookrun_sh::expand;
 use hookrun_sh::Command;
 
 /// The arguments with their brace alternatives expanded (`{/,/tmp}` is two
 /// words), or `None` when none has braces.
-pub(super) fn braced(args: &[String]) -> Option<Vec<String>> {
+pub(crate) fn braced(args: &[String]) -> Option<Vec<String>> {
     args.iter()
         .any(|a| a.contains('{'))
         .then(|| args.iter().flat_map(|a| expand::braces(a)).collect())
 }
 
 /// A command's redirections with their targets as the shell opens them.
-pub(super) fn redirect_targets(cmd: &Command) -> Vec<(String, String)> {
+pub(crate) fn redirect_targets(cmd: &Command) -> Vec<(String, String)> {
     cmd.redirects
         .iter()
         .map(|(op, target)| {

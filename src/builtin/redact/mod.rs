@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::bytes::{Regex, RegexBuilder};
 
-use super::guard::{Entry, Guard, Verdict, options};
-use super::secret_rules::{Check, RULES, accepts};
+use crate::builtin::guard::{Entry, Guard, Verdict, options};
+use secret_rules::{Check, RULES, accepts};
 use crate::event::Event;
 use serde::Deserialize;
 use serde_json::Value;
@@ -279,8 +279,8 @@ fn unquote(s: &str, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
 
 /// `doctor`'s proof that the guard holds: a made-up GitHub token in a
 /// shell command's output reaches the model redacted.
-const CANARIES: &[super::guard::Canary] = {
-    use super::guard::{Canary, CanaryTool::Shell, Expect};
+const CANARIES: &[crate::builtin::guard::Canary] = {
+    use crate::builtin::guard::{Canary, CanaryTool::Shell, Expect};
     &[Canary {
         event: "PostToolUse",
         tool: Shell,
@@ -330,5 +330,6 @@ impl Guard for Redactor {
     }
 }
 
+mod secret_rules;
 #[cfg(test)]
 mod tests;

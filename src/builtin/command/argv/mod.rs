@@ -10,7 +10,7 @@
 
 /// Whether an option takes a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Takes {
+pub(crate) enum Takes {
     /// A flag (`--force`).
     Nothing,
     /// A value, after `=` or in the next word (`--exclude x`).
@@ -28,7 +28,7 @@ pub(super) enum Takes {
 /// never reads a destructive option as a harmless one (the tool itself
 /// either refuses the ambiguity or picks one; the guard assumes the worse).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Spec {
+pub(crate) struct Spec {
     /// Short options that take a value, attached (`-n5`) or as the next
     /// word (`-n 5`).
     pub short_value: &'static str,
@@ -44,7 +44,7 @@ pub(super) struct Spec {
 
 /// A spec for a GNU-style tool with no options: the base that tables
 /// complete with `..GNU`.
-pub(super) const GNU: Spec = Spec {
+pub(crate) const GNU: Spec = Spec {
     short_value: "",
     short_optional: "",
     long: &[],
@@ -54,14 +54,14 @@ pub(super) const GNU: Spec = Spec {
 /// One option as read: a short letter (`"r"`) or the full long name
 /// (`"recursive"`, whatever prefix was written), with its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Opt {
+pub(crate) struct Opt {
     pub name: String,
     pub value: Option<String>,
 }
 
 /// A command's arguments split into options and operands.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Args {
+pub(crate) struct Args {
     pub opts: Vec<Opt>,
     /// The operands, when the spec permutes; otherwise they are the words
     /// from `rest` on.
@@ -76,17 +76,17 @@ pub(super) struct Args {
 impl Args {
     /// Whether the short option `short` or the long option `long` was
     /// given (`'\0'` or `""` for a tool without one of the two).
-    pub(super) fn has(&self, short: char, long: &str) -> bool {
+    pub(crate) fn has(&self, short: char, long: &str) -> bool {
         self.opts.iter().any(|o| is(o, short, long))
     }
 
     /// Whether the long option `name` was given (in any abbreviation).
-    pub(super) fn long(&self, name: &str) -> bool {
+    pub(crate) fn long(&self, name: &str) -> bool {
         self.has('\0', name)
     }
 
     /// The last value given to `-short` or `--long`.
-    pub(super) fn value(&self, short: char, long: &str) -> Option<&str> {
+    pub(crate) fn value(&self, short: char, long: &str) -> Option<&str> {
         self.opts
             .iter()
             .rev()
@@ -118,7 +118,7 @@ fn long_name(spec: &Spec, written: &str) -> (String, Takes) {
 }
 
 /// Reads `words` (the arguments, without the program) as `spec` says.
-pub(super) fn parse(spec: &Spec, words: &[String]) -> Args {
+pub(crate) fn parse(spec: &Spec, words: &[String]) -> Args {
     let mut args = Args {
         rest: words.len(),
         ..Args::default()

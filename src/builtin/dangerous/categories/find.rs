@@ -7,8 +7,8 @@
 //! narrows what it matches (`find . -delete` is `rm -rf .`), so that
 //! `find . -name '*.pyc' -delete` in a project stays allowed.
 
-use super::command::Command;
-use crate::builtin::wrappers::{program, unwrap};
+use crate::builtin::dangerous::categories::command::Command;
+use crate::builtin::command::wrappers::{program, unwrap};
 
 /// Expressions that select files by what they are; `-type` alone does not
 /// narrow a walk enough (`find . -type f -delete` empties a tree).
@@ -54,7 +54,7 @@ const NO_ARGUMENT: &[&str] = &["-empty", "-nouser", "-nogroup"];
 const LEADING: &[&str] = &["-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"];
 const DELETERS: &[&str] = &["rm", "unlink", "shred", "rmdir", "srm"];
 
-pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn check(cmd: &Command<'_>) -> Option<String> {
     if cmd.prog != "find" {
         return None;
     }

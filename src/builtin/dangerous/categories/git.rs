@@ -10,9 +10,9 @@
 //! overwrite work the pusher has not seen, and a rebase keeps the old
 //! commits in the reflog. A dry run (`push -n`, `clean -n`) is allowed.
 
-use super::command::Command;
-use super::git_worktree;
-use crate::builtin::argv::{self, GNU, Spec, Takes};
+use crate::builtin::dangerous::categories::command::Command;
+use crate::builtin::dangerous::categories::git_worktree;
+use crate::builtin::command::argv::{self, GNU, Spec, Takes};
 
 /// Git's options before the subcommand that take a value in the next word.
 const GLOBAL_WITH_VALUE: &[&str] = &[
@@ -26,7 +26,7 @@ const GLOBAL_WITH_VALUE: &[&str] = &[
     "--attr-source",
 ];
 
-pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn check(cmd: &Command<'_>) -> Option<String> {
     if cmd.prog != "git" {
         return None;
     }

@@ -11,8 +11,8 @@
 //! `rm` with both `-r` and `-f` is judged: without `-f`, rm stops to ask
 //! before write-protected files.
 
-use super::command::Command;
-use crate::builtin::argv::{self, GNU, Spec, Takes};
+use crate::builtin::dangerous::categories::command::Command;
+use crate::builtin::command::argv::{self, GNU, Spec, Takes};
 
 const RM: Spec = Spec {
     short_value: "",
@@ -26,7 +26,7 @@ const RM: Spec = Spec {
 
 const TEMPORARY: &[&str] = &["/tmp", "/var/tmp", "$TMPDIR", "${TMPDIR}"];
 
-pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn check(cmd: &Command<'_>) -> Option<String> {
     if cmd.prog != "rm" {
         return None;
     }

@@ -2,9 +2,9 @@
 //! changes or untracked files, which exist nowhere else (`reset --hard`,
 //! `clean -f`, `checkout -- x`, `checkout REV x`, `restore x`, `switch -f`).
 
-use crate::builtin::argv::{self, Args, GNU, Spec, Takes};
+use crate::builtin::command::argv::{self, Args, GNU, Spec, Takes};
 
-pub(super) fn check(sub: &str, args: &[String], config: &[String]) -> Option<String> {
+pub(crate) fn check(sub: &str, args: &[String], config: &[String]) -> Option<String> {
     match sub {
         "reset" => reset(args),
         "clean" => clean(args, config),

@@ -13,7 +13,7 @@ pub enum Access {
 /// Shell tools of every agent (lowercased): Claude Code `Bash`,
 /// pydantic-deep `execute`, deputy `run_bash`/`bash`, Gemini
 /// `run_shell_command`, Codex `shell`/`exec_command`, Cursor terminals.
-pub(super) const SHELL_TOOLS: &[&str] = &[
+pub(crate) const SHELL_TOOLS: &[&str] = &[
     "bash",
     "execute",
     "run_bash",
@@ -30,10 +30,10 @@ pub(super) const SHELL_TOOLS: &[&str] = &[
 /// session (deputy's `run_r_code`): the guards read it as R (`r_code`),
 /// judging the commands it runs and the files it touches as the shell and
 /// file tools' would be judged.
-pub(super) const R_CODE_TOOLS: &[&str] = &["run_r_code"];
+pub(crate) const R_CODE_TOOLS: &[&str] = &["run_r_code"];
 /// File tools that read (deputy's: `read_file`, `read_csv`,
 /// `read_markdown`, `list_files`, `glob_files`, `grep_files`).
-pub(super) const READ_TOOLS: &[&str] = &[
+pub(crate) const READ_TOOLS: &[&str] = &[
     "read",
     "read_file",
     "read_csv",
@@ -55,7 +55,7 @@ pub(super) const READ_TOOLS: &[&str] = &[
     "view_image",
 ];
 /// File tools that write.
-pub(super) const WRITE_TOOLS: &[&str] = &[
+pub(crate) const WRITE_TOOLS: &[&str] = &[
     "write",
     "edit",
     "multiedit",
@@ -96,13 +96,13 @@ const GLOB_PATTERN_TOOLS: &[&str] = &["glob", "glob_files"];
 /// One path a tool's input names: a path, or a glob pattern whose literal
 /// prefix is the directory it reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Named {
+pub(crate) struct Named {
     pub text: String,
     pub pattern: bool,
 }
 
 /// Every path a file tool's input names.
-pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<Named> {
+pub(crate) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<Named> {
     let path = |text: &str| Named {
         text: text.to_owned(),
         pattern: false,
@@ -149,7 +149,7 @@ pub(super) fn paths_of(tool: &str, input: &Map<String, Value>) -> Vec<Named> {
 
 /// The files a Codex patch (`*** Begin Patch` …) adds, updates, deletes
 /// or moves to.
-pub(super) fn patch_paths(patch: &str) -> Vec<String> {
+pub(crate) fn patch_paths(patch: &str) -> Vec<String> {
     const PREFIXES: &[&str] = &[
         "*** Add File: ",
         "*** Update File: ",

@@ -4,7 +4,7 @@
 //! substituted into `sh -c "$(…)"`, `eval "$(…)"`, `bash <(…)`. What it
 //! decodes to is only known when it runs, so it is not trusted.
 
-use super::wrappers::{program, unwrap};
+use crate::builtin::command::wrappers::{program, unwrap};
 use hookrun_sh as shell;
 
 /// Compressors whose `-d` decompresses.
@@ -29,7 +29,7 @@ const ALWAYS: &[&str] = &[
 ];
 
 /// The decoder `argv` is, named for a reason (`` `base64 -d` ``), if any.
-pub(super) fn decoder(argv: &[String]) -> Option<String> {
+pub(crate) fn decoder(argv: &[String]) -> Option<String> {
     let (first, args) = argv.split_first()?;
     let prog = program(first);
     let flag = |short: char, long: &str| {
@@ -66,7 +66,7 @@ fn escapes(text: &str) -> bool {
 }
 
 /// A decoder among the commands of `text` (a substitution's body).
-pub(super) fn decoded_in(text: &str) -> Option<String> {
+pub(crate) fn decoded_in(text: &str) -> Option<String> {
     shell::parse(text)
         .iter()
         .flatten()

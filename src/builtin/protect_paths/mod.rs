@@ -10,15 +10,14 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::guard::{Context, Entry, Guard, Verdict, options};
-use super::own_files::OwnFiles;
-use super::path_lists::{ALLOW, READ_DENY, WRITE_DENY};
-use super::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
+use crate::builtin::guard::{Context, Entry, Guard, Verdict, options};
+use own_files::OwnFiles;
+use path_lists::{ALLOW, READ_DENY, WRITE_DENY};
+use crate::builtin::command::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
 use hookrun_sh::expand;
-use super::paths_code::{self, Judge as _};
-use super::sensitive_names;
-pub use super::tools::Access;
-use super::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
+use code::Judge as _;
+pub use crate::builtin::command::tools::Access;
+use crate::builtin::command::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
 use crate::event::Event;
 use serde::Deserialize;
 
@@ -198,8 +197,8 @@ fn expand(pattern: &str, home: &Path) -> String {
 
 /// `doctor`'s proof that the guard holds: reading a `.env` is blocked, a
 /// harmless file is read. Both are named in a scratch directory.
-const CANARIES: &[super::guard::Canary] = {
-    use super::guard::{Canary, CanaryTool::Read, Expect};
+const CANARIES: &[crate::builtin::guard::Canary] = {
+    use crate::builtin::guard::{Canary, CanaryTool::Read, Expect};
     &[
         Canary {
             event: "PreToolUse",
@@ -243,13 +242,13 @@ impl Guard for ProtectPaths {
             if !self.shell {
                 return Verdict::Pass;
             }
-            return paths_code::shell_command(&judging, event, project, self.r_code);
+            return code::shell_command(&judging, event, project, self.r_code);
         }
         if R_CODE_TOOLS.contains(&tool.as_str()) {
             if !self.r_code {
                 return Verdict::Pass;
             }
-            return paths_code::r_code(&judging, event, project, self.shell, self.deny_traversal);
+            return code::r_code(&judging, event, project, self.shell, self.deny_traversal);
         }
         let access = if READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
@@ -306,7 +305,7 @@ impl Judging<'_> {
 
 }
 
-impl paths_code::Judge for Judging<'_> {
+impl code::Judge for Judging<'_> {
     fn judge(
         &self,
         raw: &str,
@@ -415,5 +414,10 @@ impl paths_code::Judge for Judging<'_> {
     }
 }
 
+mod code;
+pub mod own_files;
+mod path_lists;
+mod sensitive_names;
+mod shell_paths;
 #[cfg(test)]
 mod tests;

@@ -6,8 +6,8 @@
 //! other than `$HOME`) or a script the shell reads from a file is not seen.
 //! The agents' sandboxes, not a guard over text, contain a shell.
 
-use super::tools::{Access, patch_paths};
-use super::wrappers::{Runs, program, unwrap_fed};
+use crate::builtin::command::tools::{Access, patch_paths};
+use crate::builtin::command::wrappers::{Runs, program, unwrap_fed};
 use hookrun_code::r::{self as r_code, Act};
 use hookrun_sh::{self as shell, Command};
 
@@ -16,7 +16,7 @@ const MAX_DEPTH: usize = 8;
 
 /// One path a command line names, and whether it is read or written.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Touched {
+pub(crate) struct Touched {
     pub text: String,
     pub access: Access,
     /// The path holds glob characters the shell expands (`~/.ssh/*`).
@@ -191,7 +191,7 @@ const HARMLESS: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty
 
 /// Every path a shell command line names; with `r`, also those of the R
 /// code `Rscript -e`/`R -e` run.
-pub(super) fn touched(line: &str, r: bool) -> Vec<Touched> {
+pub(crate) fn touched(line: &str, r: bool) -> Vec<Touched> {
     let mut out = Vec::new();
     walk(line, 0, r, &mut out);
     out
@@ -199,7 +199,7 @@ pub(super) fn touched(line: &str, r: bool) -> Vec<Touched> {
 
 /// Every path a command given as argv names (Codex's `["bash", "-lc", …]`
 /// or `["apply_patch", PATCH]`).
-pub(super) fn touched_argv(argv: &[String], r: bool) -> Vec<Touched> {
+pub(crate) fn touched_argv(argv: &[String], r: bool) -> Vec<Touched> {
     let mut out = Vec::new();
     let cmd = Command {
         words: argv.to_vec(),

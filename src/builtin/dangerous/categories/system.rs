@@ -3,8 +3,8 @@
 //! people out. Their harmless uses (`kill 1234`, `systemctl status`,
 //! `crontab -l`, `passwd` alone, `shutdown -c`) stay allowed.
 
-use super::command::Command;
-use crate::builtin::argv::{self, GNU, Spec, Takes};
+use crate::builtin::dangerous::categories::command::Command;
+use crate::builtin::command::argv::{self, GNU, Spec, Takes};
 
 /// Whether `--help` is asked for (the tool prints help and exits). Not
 /// `-h`: to `shutdown` it means halt.
@@ -12,7 +12,7 @@ fn help(args: &[String]) -> bool {
     args.iter().any(|a| a == "--help")
 }
 
-pub(super) fn kill_all(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn kill_all(cmd: &Command<'_>) -> Option<String> {
     match cmd.prog {
         "killall5" => Some("`killall5` signals every process".into()),
         "kill" => kill(cmd.args),
@@ -129,7 +129,7 @@ fn killall(args: &[String]) -> Option<String> {
         .map(|o| format!("`killall -r {o}` matches every process"))
 }
 
-pub(super) fn shutdown(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn shutdown(cmd: &Command<'_>) -> Option<String> {
     let args = cmd.args;
     if help(args) {
         return None;
@@ -215,7 +215,7 @@ fn manager(prog: &str, args: &[String]) -> Option<String> {
         .map(|u| format!("`{prog} {verb} {u}` stops the machine"))
 }
 
-pub(super) fn crontab(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn crontab(cmd: &Command<'_>) -> Option<String> {
     if cmd.prog != "crontab" {
         return None;
     }
@@ -255,7 +255,7 @@ const USERMOD: Spec = Spec {
     ..GNU
 };
 
-pub(super) fn accounts(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn accounts(cmd: &Command<'_>) -> Option<String> {
     let (prog, args) = (cmd.prog, cmd.args);
     if help(args) {
         return None;

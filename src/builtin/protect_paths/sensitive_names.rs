@@ -28,7 +28,7 @@ const SENSITIVE_NAMES: &[&str] = &[
 /// matches. A bare wildcard (`*`, `**/*`) is every file: listing or
 /// searching a tree is not refused, only a filter aimed at secrets; and as
 /// in bash, a leading wildcard does not match a dot file.
-pub(super) fn matched_by(pattern: &str) -> Vec<String> {
+pub(crate) fn matched_by(pattern: &str) -> Vec<String> {
     let (dir, last) = match pattern.rsplit_once('/') {
         Some((d, l)) => (format!("{d}/"), l),
         None => (String::new(), pattern),

@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use crate::install::agent::Agent;
 use crate::install::location::{Homes, HookPlace, hook_places};
 
-use super::resolve::{lexical, walk};
-use super::tools::Access;
+use crate::builtin::command::resolve::{lexical, walk};
+use crate::builtin::command::tools::Access;
 
 /// What a protected file is, which says how a person changes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,11 +5,11 @@
 use hookrun_sh::expand;
 
 /// `/dev` targets that are not devices worth protecting.
-pub(super) const HARMLESS_DEVICES: &[&str] = &[
+pub(crate) const HARMLESS_DEVICES: &[&str] = &[
     "null", "zero", "random", "urandom", "full", "tty", "stdout", "stderr", "stdin",
 ];
 /// Files whose overwrite or truncation locks users out of a system.
-pub(super) const ACCOUNT_FILES: &[&str] = &[
+pub(crate) const ACCOUNT_FILES: &[&str] = &[
     "/etc/passwd",
     "/etc/shadow",
     "/etc/sudoers",
@@ -32,13 +32,13 @@ const ACCOUNT_DIRS: &[&str] = &[
 /// Directories in a home that are emptied as routine (caches, the trash).
 const ROUTINE_IN_HOME: &[&str] = &[".cache", ".Trash", ".npm"];
 /// Top-level system directories: deleting one recursively wrecks a system.
-pub(super) const SYSTEM_DIRS: &[&str] = &[
+pub(crate) const SYSTEM_DIRS: &[&str] = &[
     "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
     "/srv", "/sys", "/usr", "/var",
 ];
 
 /// Normalises a path operand for target checks: `//`, `/./`, trailing `/`.
-pub(super) fn normal(target: &str) -> String {
+pub(crate) fn normal(target: &str) -> String {
     let mut t = target.replace("${HOME}", "$HOME");
     while t.contains("//") {
         t = t.replace("//", "/");
@@ -65,7 +65,7 @@ pub(super) fn normal(target: &str) -> String {
 /// `..` applied lexically where the start is known (`/`, `~`, `$HOME`):
 /// `/tmp/../etc` is `/etc`, `/usr/..` is `/`. Other paths are kept as
 /// written.
-pub(super) fn without_dot_dot(t: &str) -> String {
+pub(crate) fn without_dot_dot(t: &str) -> String {
     let (root, rest) = if let Some(r) = t.strip_prefix('/') {
         ("", r)
     } else if let Some(r) = t.strip_prefix("~/") {
@@ -99,7 +99,7 @@ pub(super) fn without_dot_dot(t: &str) -> String {
 
 /// Targets whose recursive deletion wrecks a system or a home; a glob
 /// (`/e*`, `/*/*`) is judged by what it could expand to (`expand.rs`).
-pub(super) fn catastrophic(target: &str) -> bool {
+pub(crate) fn catastrophic(target: &str) -> bool {
     any_expansion(target, catastrophic_path)
 }
 
@@ -140,7 +140,7 @@ fn catastrophic_path(target: &str) -> bool {
 /// one of the kernel's control files (`/proc/sysrq-trigger` reboots or
 /// crashes the machine on one letter; `/proc/sys/…` and `/sys/…` change
 /// the running kernel and its devices).
-pub(super) fn device_target(path: &str, who: &str) -> Option<String> {
+pub(crate) fn device_target(path: &str, who: &str) -> Option<String> {
     if !expand::has_glob(path) {
         return device_path(path, who);
     }
@@ -186,7 +186,7 @@ fn is_home(word: &str) -> bool {
 /// An account or scheduling file (`/etc/passwd`, `/etc/sudoers.d/x`, a
 /// crontab), after normalisation: overwriting one locks users out or runs
 /// code as root.
-pub(super) fn account_file(path: &str) -> bool {
+pub(crate) fn account_file(path: &str) -> bool {
     any_expansion(path, account_path)
 }
 
@@ -200,7 +200,7 @@ fn account_path(path: &str) -> bool {
 /// The root, a system directory or a home itself (`/`, `/usr/`, `~`,
 /// `/etc/..`): what even a harmless-looking tool must not be pointed at
 /// recursively by a name the guard cannot read.
-pub(super) fn root_like(path: &str) -> bool {
+pub(crate) fn root_like(path: &str) -> bool {
     any_expansion(path, root_like_path)
 }
 

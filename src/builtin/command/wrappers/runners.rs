@@ -3,11 +3,11 @@
 //! `xargs`, `parallel`), multiplexers and shell builtins (`busybox`,
 //! `command`, `exec`), and tracers, launchers and proxies.
 
-use super::argv::{Spec, Takes};
-use super::wrapper_table::{Then, Wrapper, run, spec};
+use crate::builtin::command::argv::{Spec, Takes};
+use crate::builtin::command::wrappers::table::{Then, Wrapper, run, spec};
 
 /// Wrappers that run a command elsewhere, repeatedly or per input.
-pub(super) static RUNNERS: &[Wrapper] = &[
+pub(crate) static RUNNERS: &[Wrapper] = &[
     Wrapper {
         then: Then::Joined,
         ..run(&["watch"], spec("n", &[("interval", Takes::Value)]))

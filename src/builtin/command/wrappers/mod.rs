@@ -4,13 +4,13 @@
 //! (`su -c`, `watch`, `ssh host …`), stripped to what really runs. The
 //! wrappers and their options are data, in `wrapper_table.rs`.
 
-use super::argv;
-use super::wrapper_runners::RUNNERS;
-use super::wrapper_table::{Then, WRAPPERS, Wrapper};
+use crate::builtin::command::argv;
+use crate::builtin::command::wrappers::runners::RUNNERS;
+use crate::builtin::command::wrappers::table::{Then, WRAPPERS, Wrapper};
 
 /// What a command line runs once its wrappers are stripped.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Runs {
+pub(crate) enum Runs {
     /// A command and its arguments (empty: nothing runs).
     Argv(Vec<String>),
     /// A shell command line, to be parsed and checked as a script.
@@ -18,7 +18,7 @@ pub(super) enum Runs {
 }
 
 /// The program name: basename, lowercased (`/bin/RM` is `rm`).
-pub(super) fn program(word: &str) -> String {
+pub(crate) fn program(word: &str) -> String {
     let name = word.rsplit('/').next().unwrap_or(word).to_ascii_lowercase();
     versioned(&name).unwrap_or(name)
 }
@@ -54,7 +54,7 @@ fn versioned(name: &str) -> Option<String> {
 
 /// Strips leading assignments and wrappers to the command that really
 /// runs; empty when what runs is a shell command line or nothing.
-pub(super) fn unwrap(words: &[String]) -> Vec<String> {
+pub(crate) fn unwrap(words: &[String]) -> Vec<String> {
     match unwrap_fed(words).0 {
         Runs::Argv(argv) => argv,
         Runs::Script(_) => Vec::new(),
@@ -65,7 +65,7 @@ pub(super) fn unwrap(words: &[String]) -> Vec<String> {
 /// whether a wrapper on the way feeds the command arguments read from its
 /// input (`xargs`, GNU `parallel` without `:::`): those arguments cannot
 /// be checked.
-pub(super) fn unwrap_fed(words: &[String]) -> (Runs, bool) {
+pub(crate) fn unwrap_fed(words: &[String]) -> (Runs, bool) {
     let mut fed = false;
     let mut w: Vec<String> = words.to_vec();
     // Where the command starts in `w`. Every wrapper read moves it on by
@@ -244,7 +244,7 @@ fn is_separator(word: &str) -> bool {
     matches!(word, ":::" | ":::+" | "::::" | "::::+")
 }
 
-pub(super) fn is_assignment(word: &str) -> bool {
+pub(crate) fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
         !name.is_empty()
             && !name.starts_with(|c: char| c.is_ascii_digit())
@@ -252,5 +252,7 @@ pub(super) fn is_assignment(word: &str) -> bool {
     })
 }
 
+mod runners;
+mod table;
 #[cfg(test)]
 mod tests;

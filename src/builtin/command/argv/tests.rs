@@ -1,5 +1,5 @@
 use super::*;
-use crate::builtin::destructive::RM;
+use crate::builtin::dangerous::destructive::RM;
 
 fn words(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_owned).collect()

@@ -3,11 +3,11 @@
 //! `sudo rm`), the operands it reads before the command, and what it runs.
 //! `wrappers.rs` reads this table; a new wrapper is one more row.
 
-use super::argv::{Spec, Takes};
+use crate::builtin::command::argv::{Spec, Takes};
 
 /// What a wrapper runs, once its options and leading operands are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Then {
+pub(crate) enum Then {
     /// The rest is a command and its arguments (`sudo rm -rf /`).
     Command,
     /// The rest is joined into one shell command line (`watch 'rm …'`,
@@ -25,7 +25,7 @@ pub(super) enum Then {
 
 /// One command that runs another.
 #[derive(Debug)]
-pub(super) struct Wrapper {
+pub(crate) struct Wrapper {
     pub names: &'static [&'static str],
     pub spec: Spec,
     /// Operands read before the command: `timeout`'s DURATION, `chroot`'s
@@ -44,7 +44,7 @@ pub(super) struct Wrapper {
     pub shell_default: bool,
 }
 
-pub(super) const fn spec(
+pub(crate) const fn spec(
     short_value: &'static str,
     long: &'static [(&'static str, Takes)],
 ) -> Spec {
@@ -56,7 +56,7 @@ pub(super) const fn spec(
     }
 }
 
-pub(super) const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
+pub(crate) const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
     Wrapper {
         names,
         spec,
@@ -85,7 +85,7 @@ const SU_LONG: &[(&str, Takes)] = &[
 
 /// Privilege, environment and scheduling wrappers; the others are in
 /// `wrapper_runners.rs`.
-pub(super) static WRAPPERS: &[Wrapper] = &[
+pub(crate) static WRAPPERS: &[Wrapper] = &[
     Wrapper {
         shell: &["s", "i", "shell", "login"],
         lookup: &[

@@ -9,13 +9,13 @@
 //! denies a recursive delete of the root whatever the flags, and any
 //! `--no-preserve-root` (its only use is to delete `/`).
 
-use super::argv::{self, Spec, Takes};
-use super::targets::{SYSTEM_DIRS, account_file, catastrophic, device_target, normal, root_like};
-use super::wrappers::{program, unwrap};
-use super::writes::{account_file_write, dd};
+use crate::builtin::command::argv::{self, Spec, Takes};
+use crate::builtin::command::targets::{SYSTEM_DIRS, account_file, catastrophic, device_target, normal, root_like};
+use crate::builtin::command::wrappers::{program, unwrap};
+use crate::builtin::command::writes::{account_file_write, dd};
 use hookrun_sh as shell;
 
-pub(super) const RM: Spec = Spec {
+pub(crate) const RM: Spec = Spec {
     short_value: "",
     short_optional: "",
     long: &[
@@ -51,7 +51,7 @@ const PERMISSIONS: Spec = Spec {
 };
 
 /// The rule for the command `first args…` (`first` as written), if any.
-pub(super) fn rules(first: &str, args: &[String]) -> Option<String> {
+pub(crate) fn rules(first: &str, args: &[String]) -> Option<String> {
     if let Some(words) = brace_words(first) {
         // `{rm,-rf,/}`: the shell expands the braces into the command.
         let mut argv = unwrap(&words);
@@ -257,7 +257,7 @@ fn opens_up(mode: &str) -> bool {
 /// input: they cannot be checked, so the command is not trusted. A shell
 /// fed so runs its input as code (`xargs sh -c`), or the command lines of
 /// its script with input in them (`xargs -I{} sh -c 'rm -rf {}'`).
-pub(super) fn fed_destructive(argv: &[String]) -> Option<String> {
+pub(crate) fn fed_destructive(argv: &[String]) -> Option<String> {
     let prog = program(argv.first()?);
     let args = &argv[1..];
     let a = argv::parse(&RM, args);

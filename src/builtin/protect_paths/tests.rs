@@ -6,7 +6,7 @@
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use crate::builtin::resolve::MAX_LINKS;
+use crate::builtin::command::resolve::MAX_LINKS;
 use super::*;
 use serde_json::json;
 

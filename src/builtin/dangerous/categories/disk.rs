@@ -2,10 +2,10 @@
 //! writes erase a disk. Their reading uses (`fdisk -l`, `sfdisk --dump`,
 //! `parted DEV print`, `wipefs` without `-a`, `lvs`) stay allowed.
 
-use super::command::Command;
-use crate::builtin::argv::{self, GNU, Spec, Takes};
+use crate::builtin::dangerous::categories::command::Command;
+use crate::builtin::command::argv::{self, GNU, Spec, Takes};
 
-pub(super) fn check(cmd: &Command<'_>) -> Option<String> {
+pub(crate) fn check(cmd: &Command<'_>) -> Option<String> {
     let (prog, args) = (cmd.prog, cmd.args);
     if args.iter().any(|a| a == "--help" || a == "--version") {
         return None;

@@ -6,16 +6,16 @@
 
 use std::path::{Path, PathBuf};
 
-use super::guard::Verdict;
-use super::resolve::absolute;
-use super::shell_paths;
-use super::tools::Access;
+use crate::builtin::guard::Verdict;
+use crate::builtin::command::resolve::absolute;
+use crate::builtin::protect_paths::shell_paths;
+use crate::builtin::command::tools::Access;
 use crate::event::Event;
 use hookrun_code::r::{self as r_code, Act};
 use hookrun_sh::expand;
 
 /// protect-paths' rules, as the readers of code use them.
-pub(super) trait Judge {
+pub(crate) trait Judge {
     /// Why a path (or a glob, `pattern`) is denied for `access`, relative
     /// paths taken from `cwd`; `traversal`: judge `..` out of the project.
     fn judge(
@@ -46,7 +46,7 @@ pub(super) trait Judge {
 /// judged here: `cd ..`-style relative paths are everyday shell use,
 /// and what they reach is still judged by the lists. `read_r`: read the
 /// R code of `Rscript -e` too.
-pub(super) fn shell_command(j: &dyn Judge, event: &Event, project: &Path, read_r: bool) -> Verdict {
+pub(crate) fn shell_command(j: &dyn Judge, event: &Event, project: &Path, read_r: bool) -> Verdict {
     let empty = serde_json::Map::new();
     let input = event.tool_input().unwrap_or(&empty);
     let line_len = |v: &serde_json::Value| match v {
@@ -117,7 +117,7 @@ fn shell_paths_denied(
 /// its file operations (`unlink`, `file.copy`, …) as the shell
 /// commands doing the same, and, with `shell` on, the shell commands
 /// it runs.
-pub(super) fn r_code(
+pub(crate) fn r_code(
     j: &dyn Judge,
     event: &Event,
     project: &Path,

@@ -7,20 +7,23 @@ use serde::Deserialize;
 
 use crate::event::Event;
 
-use super::categories::{Categories, Selection};
+use categories::{Categories, Selection};
 use hookrun_sh::{self as shell, Command, Pipeline};
-use super::destructive::{self, fed_destructive};
-use super::writes::redirects;
-use super::targets::catastrophic;
-use super::guard::{Entry, Guard, Verdict, options};
+use destructive::fed_destructive;
+use crate::builtin::command::writes::redirects;
+use crate::builtin::command::targets::catastrophic;
+use crate::builtin::guard::{Entry, Guard, Verdict, options};
 use hookrun_code::r as r_code;
-use super::tools::{R_CODE_TOOLS, SHELL_TOOLS};
-use super::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
+use crate::builtin::command::tools::{R_CODE_TOOLS, SHELL_TOOLS};
+use crate::builtin::command::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
 
+mod categories;
 mod checked;
 mod cwd;
+pub(crate) mod destructive;
 mod limits;
 mod inline;
+mod obscured;
 mod piped;
 mod r_uses;
 mod shape;
@@ -336,8 +339,8 @@ fn reset(len: usize) {
 
 /// `doctor`'s proof that the guard holds: a recursive delete of `/` is
 /// blocked, `ls` goes through.
-const CANARIES: &[super::guard::Canary] = {
-    use super::guard::{Canary, CanaryTool::Shell, Expect};
+const CANARIES: &[crate::builtin::guard::Canary] = {
+    use crate::builtin::guard::{Canary, CanaryTool::Shell, Expect};
     &[
         Canary {
             event: "PreToolUse",

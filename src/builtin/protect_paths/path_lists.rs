@@ -2,7 +2,7 @@
 //! and what is exempt.
 
 /// Sensitive to read and to write.
-pub(super) const READ_DENY: &[&str] = &[
+pub(crate) const READ_DENY: &[&str] = &[
     "**/.ssh",
     "**/.ssh/**",
     "**/.env",
@@ -16,7 +16,7 @@ pub(super) const READ_DENY: &[&str] = &[
 ];
 
 /// Sensitive to write (on top of `READ_DENY`).
-pub(super) const WRITE_DENY: &[&str] = &[
+pub(crate) const WRITE_DENY: &[&str] = &[
     "/etc/passwd",
     "/etc/group",
     "/etc/sudoers",
@@ -40,7 +40,7 @@ pub(super) const WRITE_DENY: &[&str] = &[
 /// anchored at the project) shell start-up files kept in a project, which
 /// are only templates there. `./` entries never apply when the project is
 /// the home directory, `/`, or holds the home directory.
-pub(super) const ALLOW: &[&str] = &[
+pub(crate) const ALLOW: &[&str] = &[
     "**/.env.example",
     "**/.env.sample",
     "**/.env.template",

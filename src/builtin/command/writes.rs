@@ -5,8 +5,8 @@
 //! worked out as the tool does: the last operand, a directory it names
 //! (`cp passwd /etc/`), or `-t DIR` / `--target-directory=DIR`.
 
-use super::argv::{self, Spec, Takes};
-use super::targets::{account_file, device_target, normal};
+use crate::builtin::command::argv::{self, Spec, Takes};
+use crate::builtin::command::targets::{account_file, device_target, normal};
 
 /// Directories a copy into which can land on an account file.
 const ACCOUNT_PARENTS: &[&str] = &[
@@ -81,7 +81,7 @@ const SIZED: Spec = Spec {
 
 /// A redirection (`>`, `>>`, `>|`, `&>`, `1>`, `<>`) onto a device or an
 /// account file.
-pub(super) fn redirects(redirects: &[(String, String)]) -> Option<String> {
+pub(crate) fn redirects(redirects: &[(String, String)]) -> Option<String> {
     for (op, target) in redirects {
         if !op.contains('>') || target.chars().all(|c| c.is_ascii_digit() || c == '-') {
             continue;
@@ -100,7 +100,7 @@ pub(super) fn redirects(redirects: &[(String, String)]) -> Option<String> {
 
 /// `dd of=…` onto a device or an account file (every `of=`: GNU `dd` uses
 /// the last one given, and the guard judges them all).
-pub(super) fn dd(args: &[String]) -> Option<String> {
+pub(crate) fn dd(args: &[String]) -> Option<String> {
     args.iter()
         .filter_map(|a| a.strip_prefix("of="))
         .find_map(|of| {
@@ -111,7 +111,7 @@ pub(super) fn dd(args: &[String]) -> Option<String> {
 
 /// Overwriting, truncating, replacing or removing an account file, and
 /// copying or teeing onto a device.
-pub(super) fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
+pub(crate) fn account_file_write(prog: &str, args: &[String]) -> Option<String> {
     // What the tool writes, and what it removes.
     let (written, removed): (Vec<String>, Vec<String>) = match prog {
         // Only the destination matters: copying *from* /etc/passwd is fine.
