@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::answer::{Answer, Outcome};
-use crate::config::{Action, Config};
+use crate::config::Config;
 use crate::decision::{self, Decision};
 use crate::event::Event;
 use crate::exec::{HookRun, RunStatus};
@@ -164,25 +164,7 @@ fn skip_text(skip: &Skip, config: &Config) -> String {
 
 fn plan_text(config: &Config, index: usize, event: &Event) -> String {
     let hook = &config.hooks[index];
-    let program = match &hook.action {
-        Action::Command {
-            command,
-            args: None,
-        } => format!("/bin/sh -c {command:?}"),
-        Action::Command {
-            command,
-            args: Some(args),
-        } => format!("exec {command:?} {args:?}"),
-        Action::Unsupported { kind } => kind.clone(),
-        Action::Builtin(b) => {
-            let mode = if b.mode == crate::builtin::Mode::Warn {
-                ", mode warn"
-            } else {
-                ""
-            };
-            format!("built-in `{}` (in-process{mode})", b.name)
-        }
-    };
+    let program = crate::pipeline::describe(&hook.action);
     let timeout = crate::wording::fmt_secs(timeout_of(hook, event).as_secs_f64());
     let fail = match hook.fail_mode {
         crate::config::FailMode::Open => "fail_mode open",

@@ -27,7 +27,8 @@ pub enum FailMode {
     Closed,
 }
 
-/// What a hook runs.
+/// What a hook runs: its handler kind, which `pipeline::handler` turns
+/// into how it runs.
 #[derive(Debug, Clone)]
 pub enum Action {
     /// `/bin/sh -c command`, or, with `args`, `command` exec'd with `args`.

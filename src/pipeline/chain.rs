@@ -2,19 +2,15 @@
 //! run one after another, each seeing the tool input (or output) as
 //! rewritten by the hooks before it; a pre-tool deny stops the chain.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use super::hooks::{
-    guard_only, not_run_answer, placeholder_run, read_answer, run_builtin, run_specs, spec_of,
-    stdin_for,
-};
+use super::handler;
+use super::hooks::{guard_only, not_run_answer, placeholder_run, stdin_for};
 use super::model::{Context, Evaluation};
-use crate::config::{Action, Config, Order};
+use crate::config::{Config, Order};
 use crate::decision::{self, Decision};
 use crate::error::Error;
 use crate::event::Event;
-use crate::exec;
 
 /// The state a sequential chain hands from hook to hook.
 #[derive(Debug, Clone)]
@@ -72,29 +68,18 @@ pub(super) fn run_chain(
             eval.answers.push(not_run_answer(why));
             continue;
         }
-        let input = stdin_for(hook, &current);
         if hook.is_async {
             // Started with the input as it stands now; never awaited.
-            if let Some(s) = spec_of(hook, &current, ctx, input) {
-                eval.started_async
-                    .push((sel.position, exec::spawn_async(&s, &s.input)));
+            let input = stdin_for(hook, &current);
+            if let Some(started) = handler::start_async(hook, &current, ctx, input) {
+                eval.started_async.push((sel.position, started));
             }
             continue;
         }
-        let (run, answer) = if let Action::Builtin(b) = &hook.action {
-            run_builtin(
-                b,
-                &hook.display_name(),
-                &current,
-                &config.guard_context(Path::new(&ctx.project_dir)),
-            )
-        } else {
-            let spec = spec_of(hook, &current, ctx, input);
-            let (mut runs, ()) = run_specs(&[spec], config, || ())?;
-            let run = runs.pop().unwrap_or_else(placeholder_run);
-            let answer = read_answer(hook, &current, &run, ctx);
-            (run, answer)
-        };
+        let job = handler::job_of(hook, None, &current, ctx, config);
+        let (run, answer) = handler::run_jobs(vec![job], &current, ctx, config)?
+            .pop()
+            .unwrap_or_else(|| (placeholder_run(), not_run_answer("not run")));
         // Cut before the next hook is handed a rewrite.
         let (answer, notice) = guard_only(hook, answer, &event.name);
         eval.ignored.extend(notice);

@@ -1,6 +1,7 @@
 //! Running the hooks of one event: their process specs and stdin, handing
 //! them to `exec` (which owns the runtime and the signals that would end
-//! hookrun), built-ins in-process, and reading each run into an answer.
+//! hookrun), built-ins in-process, and reading each run into an answer;
+//! `handler` picks which of these a hook's kind goes through.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -4,26 +4,23 @@
 
 use std::path::Path;
 
-use crate::answer::Answer;
 mod chain;
+mod handler;
 mod hooks;
 mod model;
 mod restrict;
 mod rewrites;
 
-use crate::config::{Action, Config, Order};
+use crate::config::{Config, Order};
 use crate::decision::{self, Decision};
 use crate::error::Error;
 use crate::event::Event;
 use crate::events::Family;
-use crate::exec::{self, ExecSpec, HookRun};
 use crate::rendered::Rendered;
 use crate::select::{self};
 use chain::run_chain;
-use hooks::{
-    guard_only, not_run_answer, read_answer, run_builtin, run_notices, run_specs, spec_of,
-    stdin_for,
-};
+pub(crate) use handler::describe;
+use hooks::{guard_only, run_notices, stdin_for};
 pub use model::{Context, Evaluation};
 
 /// Runs one event through the pipeline.
@@ -153,65 +150,38 @@ fn run_parallel(
     for sel in &eval.plan.selected {
         let hook = &config.hooks[sel.hook];
         if hook.is_async && sel.not_run.is_none() {
-            if let Some(s) = spec_of(hook, event, ctx, stdin_for(hook, event)) {
-                eval.started_async
-                    .push((sel.position, exec::spawn_async(&s, &s.input)));
+            if let Some(started) = handler::start_async(hook, event, ctx, stdin_for(hook, event)) {
+                eval.started_async.push((sel.position, started));
             }
         } else {
             eval.selected.push(sel.clone());
         }
     }
-    let selected = &eval.selected;
-    let specs: Vec<Option<ExecSpec>> = selected
+    let jobs = eval
+        .selected
         .iter()
         .map(|sel| {
-            let hook = &config.hooks[sel.hook];
-            if sel.not_run.is_some() {
-                None
-            } else {
-                spec_of(hook, event, ctx, stdin_for(hook, event))
-            }
+            handler::job_of(
+                &config.hooks[sel.hook],
+                sel.not_run.as_deref(),
+                event,
+                ctx,
+                config,
+            )
         })
         .collect();
-    // Built-ins run in-process while the command hooks run.
-    let builtins = || -> Vec<Option<(HookRun, Answer)>> {
-        selected
-            .iter()
-            .map(|sel| {
-                let hook = &config.hooks[sel.hook];
-                match (&sel.not_run, &hook.action) {
-                    (None, Action::Builtin(b)) => Some(run_builtin(
-                        b,
-                        &hook.display_name(),
-                        event,
-                        &config.guard_context(Path::new(&ctx.project_dir)),
-                    )),
-                    _ => None,
-                }
-            })
-            .collect()
-    };
-    let (mut runs, builtin_results) = run_specs(&specs, config, builtins)?;
+    let ran = handler::run_jobs(jobs, event, ctx, config)?;
     let mut ignored = Vec::new();
-    let answers = selected
+    let (runs, answers) = eval
+        .selected
         .iter()
-        .zip(runs.iter_mut())
-        .zip(builtin_results)
-        .map(|((sel, run), builtin)| {
-            let hook = &config.hooks[sel.hook];
-            let answer = match (&sel.not_run, builtin) {
-                (Some(why), _) => not_run_answer(why),
-                (None, Some((r, a))) => {
-                    *run = r;
-                    a
-                }
-                (None, None) => read_answer(hook, event, run, ctx),
-            };
-            let (answer, notice) = guard_only(hook, answer, &event.name);
+        .zip(ran)
+        .map(|(sel, (run, answer))| {
+            let (answer, notice) = guard_only(&config.hooks[sel.hook], answer, &event.name);
             ignored.extend(notice);
-            answer
+            (run, answer)
         })
-        .collect();
+        .unzip();
     eval.ignored = ignored;
     eval.runs = runs;
     eval.answers = answers;
