@@ -41,6 +41,52 @@ impl Chain {
             }
         }
     }
+
+    /// Takes what a hook's answer rewrote (a pre-tool input unless it
+    /// denied, a post-tool result) for the hooks after it.
+    fn take(
+        &mut self,
+        json: &serde_json::Map<String, serde_json::Value>,
+        event: &str,
+        denied: bool,
+    ) {
+        let pre = event == "PreToolUse";
+        let hso = json
+            .get("hookSpecificOutput")
+            .and_then(serde_json::Value::as_object);
+        if pre && !denied {
+            let rewrite = hso
+                .and_then(|h| h.get("updatedInput"))
+                .or_else(|| json.get("modified_args"))
+                .cloned();
+            let merged = json
+                .get("merge_input")
+                .and_then(serde_json::Value::as_object)
+                .map(|partial| {
+                    let mut base = self
+                        .input
+                        .clone()
+                        .and_then(|v| v.as_object().cloned())
+                        .unwrap_or_default();
+                    base.extend(partial.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    serde_json::Value::Object(base)
+                });
+            if let Some(new) = rewrite.or(merged) {
+                self.input = Some(new);
+                self.input_changed = true;
+            }
+        }
+        if event == "PostToolUse" {
+            let new = hso
+                .and_then(|h| h.get("updatedToolOutput"))
+                .or_else(|| json.get("modified_result"))
+                .cloned();
+            if let Some(new) = new {
+                self.result = Some(new);
+                self.result_changed = true;
+            }
+        }
+    }
 }
 
 /// One hook after another in config order (`order = "sequential"` or
@@ -85,42 +131,8 @@ pub(super) fn run_chain(
         eval.ignored.extend(notice);
         let denied = pre && answer.blocking_error.is_some();
         let answered = answer.json.is_some() || answer.blocking_error.is_some();
-        // Hand the rewrite to the next hook.
-        let json = answer.json.clone().unwrap_or_default();
-        let hso = json
-            .get("hookSpecificOutput")
-            .and_then(serde_json::Value::as_object);
-        if pre && !denied {
-            let rewrite = hso
-                .and_then(|h| h.get("updatedInput"))
-                .or_else(|| json.get("modified_args"))
-                .cloned();
-            let merged = json
-                .get("merge_input")
-                .and_then(serde_json::Value::as_object)
-                .map(|partial| {
-                    let mut base = chain
-                        .input
-                        .clone()
-                        .and_then(|v| v.as_object().cloned())
-                        .unwrap_or_default();
-                    base.extend(partial.iter().map(|(k, v)| (k.clone(), v.clone())));
-                    serde_json::Value::Object(base)
-                });
-            if let Some(new) = rewrite.or(merged) {
-                chain.input = Some(new);
-                chain.input_changed = true;
-            }
-        }
-        if event.name == "PostToolUse" {
-            let new = hso
-                .and_then(|h| h.get("updatedToolOutput"))
-                .or_else(|| json.get("modified_result"))
-                .cloned();
-            if let Some(new) = new {
-                chain.result = Some(new);
-                chain.result_changed = true;
-            }
+        if let Some(json) = &answer.json {
+            chain.take(json, &event.name, denied);
         }
         eval.selected.push(sel.clone());
         eval.runs.push(run);
