@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hookrun::builtin::{Builtin, Mode};
+use hookrun::builtin::{Builtin, Context, Mode};
 
 fn event(json: &str) -> hookrun::event::Event {
     hookrun::dialect::read_event(json.as_bytes(), None).expect("event")
@@ -57,13 +57,13 @@ fn builtins(c: &mut Criterion) {
     let redact = Builtin::new("redact-secrets", serde_json::Value::Null, Mode::Enforce).unwrap();
     let project = Path::new("/tmp");
     c.bench_function("builtin dangerous-commands", |b| {
-        b.iter(|| dangerous.evaluate(black_box(&shell), project))
+        b.iter(|| dangerous.evaluate(black_box(&shell), &Context::new(project, String::new)))
     });
     c.bench_function("builtin protect-paths", |b| {
-        b.iter(|| paths.evaluate(black_box(&write), project))
+        b.iter(|| paths.evaluate(black_box(&write), &Context::new(project, String::new)))
     });
     c.bench_function("builtin redact-secrets", |b| {
-        b.iter(|| redact.evaluate(black_box(&post), project))
+        b.iter(|| redact.evaluate(black_box(&post), &Context::new(project, String::new)))
     });
     // Typical shell commands an agent runs, one evaluation each, in turn.
     let typical: Vec<_> = TYPICAL
@@ -81,7 +81,9 @@ fn builtins(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 for e in &typical {
-                    black_box(dangerous.evaluate(black_box(e), project));
+                    black_box(
+                        dangerous.evaluate(black_box(e), &Context::new(project, String::new)),
+                    );
                 }
             });
         },
@@ -91,7 +93,7 @@ fn builtins(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 for e in &typical {
-                    black_box(paths.evaluate(black_box(e), project));
+                    black_box(paths.evaluate(black_box(e), &Context::new(project, String::new)));
                 }
             });
         },
@@ -103,10 +105,10 @@ fn builtins(c: &mut Criterion) {
         .to_string(),
     );
     c.bench_function("builtin dangerous-commands, R code", |b| {
-        b.iter(|| dangerous.evaluate(black_box(&r_code), project))
+        b.iter(|| dangerous.evaluate(black_box(&r_code), &Context::new(project, String::new)))
     });
     c.bench_function("builtin protect-paths, R code", |b| {
-        b.iter(|| paths.evaluate(black_box(&r_code), project))
+        b.iter(|| paths.evaluate(black_box(&r_code), &Context::new(project, String::new)))
     });
     // Loading a rule set: what a fresh `hookrun run` pays per guard.
     for name in ["dangerous-commands", "protect-paths", "redact-secrets"] {

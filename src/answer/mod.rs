@@ -11,6 +11,7 @@ use crate::wording::fmt_secs;
 mod parse;
 #[cfg(test)]
 mod tests;
+pub mod verdict;
 
 pub use parse::js_trim;
 use parse::{Parsed, parse_stdout};

@@ -1,39 +1,88 @@
-//! The one interface every built-in guard implements, and what it concludes.
+//! The one interface every built-in guard implements: what it is given
+//! (a [`Call`] and its [`Context`]) and what it concludes (a [`Verdict`]).
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::builtin::protect_paths::own_files::OwnFiles;
-use crate::event::Event;
 
-/// What a guard knows of the run besides the event: the project directory
-/// and hookrun's own files (its config, trust list, audit files, the agent
-/// settings that register it), gathered when the config was loaded.
-#[derive(Debug, Clone, Copy)]
-pub struct Context<'a> {
-    pub project: &'a Path,
-    pub own: &'a OwnFiles,
+/// One hook event as a guard reads it: the few fields the guards judge,
+/// taken out of the event by the engine, so that no guard knows how any
+/// agent spells them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Call<'a> {
+    /// hookrun's name of the event (`PreToolUse`, `PermissionRequest`,
+    /// `PostToolUse`, ...).
+    pub event: &'a str,
+    /// The tool's name as the agent sent it, `""` for none.
+    pub tool: &'a str,
+    /// The tool's input as sent (an object for every tool a guard knows).
+    pub input: Option<&'a Value>,
+    /// A shell command the event itself carries, outside any tool input
+    /// (an event about a command line rather than a tool call).
+    pub command: Option<&'a Value>,
+    /// The directory the agent ran in, `""` for none.
+    pub cwd: &'a str,
+    /// The tool's output, after it ran: what `redact-secrets` rewrites.
+    pub output: Option<&'a Value>,
+    /// The tool's output under another name some callers send it; shown
+    /// by `log-tools`, never rewritten.
+    pub result: Option<&'a Value>,
+    /// The tool's error, when it failed.
+    pub error: Option<&'a Value>,
 }
 
-/// A built-in guard: what it concludes for one event. Built from its options
+impl<'a> Call<'a> {
+    /// The tool input when it is an object.
+    #[must_use]
+    pub fn input_object(&self) -> Option<&'a Map<String, Value>> {
+        self.input.and_then(Value::as_object)
+    }
+}
+
+/// What a guard knows of the run besides the call: the project directory,
+/// hookrun's own files (its config, trust list, audit files, the agent
+/// settings that register it), as the engine gathered them for this
+/// project, and the clock, which only `log-tools` reads.
+#[derive(Debug, Clone)]
+pub struct Context<'a> {
+    pub project: &'a Path,
+    pub own: OwnFiles,
+    /// The time now, as RFC 3339 text; injected so that the guards keep no
+    /// clock of their own and tests can fix it.
+    pub now: fn() -> String,
+}
+
+impl<'a> Context<'a> {
+    /// A context with no own files, and `now` for its clock.
+    #[must_use]
+    pub fn new(project: &'a Path, now: fn() -> String) -> Self {
+        Context {
+            project,
+            own: OwnFiles::default(),
+            now,
+        }
+    }
+}
+
+/// A built-in guard: what it concludes for one call. Built from its options
 /// by its registry entry.
 pub trait Guard: Send + Sync + std::fmt::Debug {
-    /// Evaluates the guard for an event. `project` is the project directory
-    /// (traversal and relative roots).
-    fn evaluate(&self, event: &Event, project: &Path) -> Verdict;
-
-    /// Evaluates the guard with the whole context; guards that need only
-    /// the project keep [`evaluate`](Guard::evaluate).
-    fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
-        self.evaluate(event, ctx.project)
-    }
+    /// Evaluates the guard for one call.
+    fn evaluate(&self, call: &Call<'_>, ctx: &Context<'_>) -> Verdict;
 
     /// Whether it judges the tool input, and so must judge it again once a
     /// hook rewrites it. A guard with side effects (a log line) says no: it
     /// would act twice for one call.
     fn judges_input(&self) -> bool {
         true
+    }
+
+    /// Whether its whole effect is rewriting the tool output, which a
+    /// config without the rights to rewrite loses: there it changes nothing.
+    fn only_rewrites(&self) -> bool {
+        false
     }
 }
 
@@ -103,20 +152,15 @@ pub fn options<T: serde::de::DeserializeOwned>(name: &str, options: Value) -> Re
     serde_json::from_value(options).map_err(|e| format!("invalid options for `{name}`: {e}"))
 }
 
-/// What a built-in concluded for one event.
+/// What a guard concluded for one call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     /// Nothing to say.
     Pass,
     /// Deny (or block) with this reason.
     Deny(String),
-    /// Replace the tool output (`field` is `updatedToolOutput` or
-    /// `updatedMCPToolOutput`), `count` secrets redacted.
-    Rewrite {
-        field: &'static str,
-        value: Value,
-        count: usize,
-    },
+    /// Replace the tool output with `output`, `count` secrets redacted.
+    Rewrite { output: Value, count: usize },
     /// The built-in could not do its job (e.g. its log file is unwritable).
     Failed(String),
 }

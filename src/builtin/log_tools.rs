@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::builtin::guard::{Entry, Guard, Verdict, options};
-use crate::event::Event;
+use crate::builtin::guard::{Call, Context, Entry, Guard, Verdict, options};
 
 /// Options of `log-tools`.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -20,9 +19,9 @@ pub struct Options {
     pub preview: Option<usize>,
 }
 
-/// The line for an event.
+/// The line for a call, stamped `now`.
 #[must_use]
-pub fn line(event: &Event, preview: usize) -> String {
+pub fn line(call: &Call<'_>, now: &str, preview: usize) -> String {
     let clip = |v: Option<&Value>| {
         let s = v.map(|v| match v {
             Value::String(s) => s.clone(),
@@ -37,22 +36,16 @@ pub fn line(event: &Event, preview: usize) -> String {
             .collect();
         s.replace('\n', "\\n")
     };
-    let f = &event.fields;
     let mut out = format!(
-        "{} {} tool={} input={}",
-        crate::clock::now_rfc3339(),
-        event.name,
-        event.str_field("tool_name"),
-        clip(f.get("tool_input"))
+        "{now} {} tool={} input={}",
+        call.event,
+        call.tool,
+        clip(call.input)
     );
-    if let Some(r) = f.get("tool_response").or_else(|| f.get("tool_result")) {
+    if let Some(r) = call.output.or(call.result) {
         out.push_str(&format!(" output={}", clip(Some(r))));
     }
-    if let Some(e) = f
-        .get("error")
-        .or_else(|| f.get("tool_error"))
-        .filter(|e| !e.is_null())
-    {
+    if let Some(e) = call.error.filter(|e| !e.is_null()) {
         out.push_str(&format!(" error={}", clip(Some(e))));
     }
     out
@@ -88,9 +81,9 @@ pub const ENTRY: Entry = Entry {
 };
 
 impl Guard for Options {
-    fn evaluate(&self, event: &Event, _project: &std::path::Path) -> Verdict {
+    fn evaluate(&self, call: &Call<'_>, ctx: &Context<'_>) -> Verdict {
         let preview = self.preview.unwrap_or(100);
-        write(self, &line(event, preview)).map_or_else(Verdict::Failed, |()| Verdict::Pass)
+        write(self, &line(call, &(ctx.now)(), preview)).map_or_else(Verdict::Failed, |()| Verdict::Pass)
     }
 
     fn judges_input(&self) -> bool {

@@ -19,13 +19,12 @@
 pub mod command;
 pub mod guard;
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::event::Event;
-pub use guard::{Canary, CanaryTool, Context, Entry, Expect, Guard, Verdict};
+pub use guard::{Call, Canary, CanaryTool, Context, Entry, Expect, Guard, Verdict};
+pub use protect_paths::own_files::{OwnFiles, OwnKind};
 
 /// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one
 /// list: a new guard is one file and its name here.
@@ -43,6 +42,14 @@ guards!(dangerous, protect_paths, redact, log_tools);
 pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|e| e.name)
 }
+
+/// The registry entry of the guard named `name`, `None` for no such guard.
+#[must_use]
+pub fn entry(name: &str) -> Option<&'static Entry> {
+    REGISTRY.iter().find(|e| e.name == name)
+}
+
+// ---- engine side ----
 
 /// Enforce (the default) or only report.
 #[derive(
@@ -101,6 +108,23 @@ pub fn options_from_args(options: Option<&str>, pairs: &[String]) -> Result<Valu
     Ok(Value::Object(map))
 }
 
+/// The event as a guard reads it: the fields of hookrun's model the guards
+/// judge, under their own names.
+#[must_use]
+pub fn call_of(event: &Event) -> Call<'_> {
+    let f = &event.fields;
+    Call {
+        event: &event.name,
+        tool: event.str_field("tool_name"),
+        input: f.get("tool_input"),
+        command: f.get("command"),
+        cwd: event.str_field("cwd"),
+        output: f.get("tool_response"),
+        result: f.get("tool_result"),
+        error: f.get("error").or_else(|| f.get("tool_error")),
+    }
+}
+
 impl Builtin {
     /// Whether it judges the tool input (see `Guard::judges_input`).
     #[must_use]
@@ -108,12 +132,19 @@ impl Builtin {
         self.guard.judges_input()
     }
 
+    /// Whether its whole effect is a rewrite of the tool output (see
+    /// `Guard::only_rewrites`).
+    #[must_use]
+    pub fn only_rewrites(&self) -> bool {
+        self.guard.only_rewrites()
+    }
+
     /// Builds a built-in from its name and options.
     ///
     /// # Errors
     /// An unknown name (with the nearest one), unknown or invalid options.
     pub fn new(name: &str, options: Value, mode: Mode) -> Result<Self, String> {
-        let Some(entry) = REGISTRY.iter().find(|e| e.name == name) else {
+        let Some(entry) = entry(name) else {
             let hint = crate::suggest::nearest(name, names())
                 .map(|n| format!("; did you mean `{n}`?"))
                 .unwrap_or_default();
@@ -135,51 +166,9 @@ impl Builtin {
         })
     }
 
-    /// Evaluates the built-in for an event. `project` is the project
-    /// directory (traversal and relative roots).
+    /// Evaluates the built-in for an event in its context.
     #[must_use]
-    pub fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
-        self.guard.evaluate(event, project)
+    pub fn evaluate(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
+        self.guard.evaluate(&call_of(event), ctx)
     }
-
-    /// Evaluates the built-in with the whole guard context.
-    #[must_use]
-    pub fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
-        self.guard.evaluate_in(event, ctx)
-    }
-}
-
-/// The answer JSON a command hook would print for this verdict, the exit
-/// status it would have, and, in warn mode, the report instead of the act.
-#[must_use]
-pub fn answer_json(
-    b: &Builtin,
-    label: &str,
-    event: &str,
-    verdict: &Verdict,
-) -> (Option<Map<String, Value>>, i32) {
-    let warn = b.mode == Mode::Warn;
-    let obj = match verdict {
-        Verdict::Pass | Verdict::Failed(_) => return (None, 0),
-        Verdict::Deny(why) if warn => {
-            json!({"systemMessage": format!("[{label}] would block (mode = \"warn\"): {why}")})
-        }
-        Verdict::Rewrite { count, .. } if warn => {
-            json!({"systemMessage": format!("[{label}] would redact {count} secret(s) in the tool output (mode = \"warn\")")})
-        }
-        Verdict::Deny(why) => {
-            let reason = format!("[{label}] {why}");
-            match event {
-                "PreToolUse" | "PreSkillShellCommand" => json!({"hookSpecificOutput": {
-                    "hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}}),
-                "PermissionRequest" => json!({"hookSpecificOutput": {
-                    "hookEventName": event, "decision": {"behavior": "deny", "message": reason}}}),
-                _ => json!({"decision": "block", "reason": reason}),
-            }
-        }
-        Verdict::Rewrite { field, value, .. } => {
-            json!({"hookSpecificOutput": {"hookEventName": event, *field: value}})
-        }
-    };
-    (obj.as_object().cloned(), 0)
 }

@@ -13,6 +13,7 @@ mod foreign;
 pub(crate) mod json_locate;
 mod layer;
 mod model;
+pub mod own_files;
 pub mod placeholder;
 pub use crate::diagnostic::{Code, Diagnostic, Severity};
 pub use claude::GUARD_EVENTS;
@@ -26,7 +27,6 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
-use crate::builtin::protect_paths::own_files::{OwnFiles, Sources};
 use crate::install::location::Homes;
 pub use agent_own::for_agent;
 pub(crate) use discover::same_file;
@@ -38,6 +38,7 @@ use layer::Layer;
 pub use model::{
     Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
 };
+use own_files::{OwnFiles, Sources};
 /// Loads and layers config files in order, as Claude Code does: hook lists
 /// appended, `disableAllHooks` takes the last value set, dedup happens per
 /// event (docs/configuration.md).

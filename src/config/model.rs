@@ -198,7 +198,7 @@ pub struct Config {
     pub audit_key_file: Option<PathBuf>,
     /// hookrun's own files (config, trust list, audit files, agent
     /// settings), which `protect-paths` keeps the tool from writing.
-    pub own_files: crate::builtin::protect_paths::own_files::OwnFiles,
+    pub own_files: super::own_files::OwnFiles,
     /// `[defaults] order`, and `[events.NAME] order` per event.
     pub order: Order,
     pub order_by_event: Vec<(String, Order)>,
@@ -290,10 +290,11 @@ impl Config {
     /// What the built-in guards are told besides the event: the project
     /// directory and hookrun's own files.
     #[must_use]
-    pub fn guard_context<'a>(&'a self, project: &'a Path) -> crate::builtin::Context<'a> {
+    pub fn guard_context<'a>(&self, project: &'a Path) -> crate::builtin::Context<'a> {
         crate::builtin::Context {
             project,
-            own: &self.own_files,
+            own: self.own_files.for_project(project),
+            now: crate::clock::now_rfc3339,
         }
     }
 

@@ -32,10 +32,6 @@ use super::layer::Layer;
 use super::model::{Action, Hook};
 use crate::diagnostic::{Code, Diagnostic};
 
-/// Built-in guards whose whole effect is a rewrite (`updatedToolOutput`),
-/// which an untrusted file loses: in such a file they run and change nothing.
-const REWRITE_ONLY: &[&str] = &["redact-secrets"];
-
 /// `check`'s findings for an untrusted project file: each file-wide
 /// setting it ignores (the notice `restrict` gives) and each hook that
 /// cannot do what it is configured for, so that a guard that is off is
@@ -50,7 +46,9 @@ pub(super) fn findings(hooks: &[Hook], notices: &[Diagnostic], path: &Path) -> V
         let Action::Builtin(b) = &hook.action else {
             continue;
         };
-        if !REWRITE_ONLY.contains(&b.name) {
+        // A guard whose whole effect is a rewrite (`updatedToolOutput`),
+        // which an untrusted file loses: there it runs and changes nothing.
+        if !b.only_rewrites() {
             continue;
         }
         out.push(

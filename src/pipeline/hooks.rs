@@ -126,13 +126,19 @@ pub(super) fn run_builtin(
     ctx: &crate::builtin::Context<'_>,
 ) -> (HookRun, Answer) {
     let started = std::time::Instant::now();
-    let verdict = b.evaluate_in(event, ctx);
-    let (json, status) = crate::builtin::answer_json(b, label, &event.name, &verdict);
+    let verdict = b.evaluate(event, ctx);
+    let json = answer::verdict::verdict_json(
+        b,
+        label,
+        &event.name,
+        event.str_field("tool_name"),
+        &verdict,
+    );
     let stdout = json
         .map(|j| serde_json::Value::Object(j).to_string())
         .unwrap_or_default();
     let run = HookRun {
-        status: RunStatus::Exited(status),
+        status: RunStatus::Exited(0),
         stdout: exec::Captured {
             bytes: stdout.into_bytes(),
             dropped: 0,

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use serde_json::{Value, json};
 
 fn event(v: &Value) -> hookrun::event::Event {
@@ -15,7 +15,7 @@ fn shell_verdict(tool: &str, command: &str) -> Verdict {
     let ev = event(
         &json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {"command": command}, "cwd": "/tmp"}),
     );
-    b.evaluate(&ev, Path::new("/tmp"))
+    b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new))
 }
 
 const DANGEROUS: &[&str] = &[
@@ -266,13 +266,16 @@ fn other_tools_and_events_are_not_shell_commands() {
     let post = event(
         &json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
     );
-    assert_eq!(b.evaluate(&post, Path::new("/")), Verdict::Pass);
+    assert_eq!(
+        b.evaluate(&post, &Context::new(Path::new("/"), String::new)),
+        Verdict::Pass
+    );
     // Codex sends argv.
     let codex = event(
         &json!({"hook_event_name": "PreToolUse", "tool_name": "shell", "tool_input": {"command": ["bash", "-lc", "rm -rf /"]}}),
     );
     assert!(matches!(
-        b.evaluate(&codex, Path::new("/")),
+        b.evaluate(&codex, &Context::new(Path::new("/"), String::new)),
         Verdict::Deny(_)
     ));
 }
@@ -291,11 +294,14 @@ fn patterns_replace_and_extra_patterns_extend() {
         )
     };
     assert!(matches!(
-        extra.evaluate(&ev("cd x && git push origin main --force"), Path::new("/")),
+        extra.evaluate(
+            &ev("cd x && git push origin main --force"),
+            &Context::new(Path::new("/"), String::new)
+        ),
         Verdict::Deny(_)
     ));
     assert!(matches!(
-        extra.evaluate(&ev("rm -rf /"), Path::new("/")),
+        extra.evaluate(&ev("rm -rf /"), &Context::new(Path::new("/"), String::new)),
         Verdict::Deny(_)
     ));
     let only = Builtin::new(
@@ -305,11 +311,14 @@ fn patterns_replace_and_extra_patterns_extend() {
     )
     .unwrap();
     assert!(matches!(
-        only.evaluate(&ev("sudo terraform destroy"), Path::new("/")),
+        only.evaluate(
+            &ev("sudo terraform destroy"),
+            &Context::new(Path::new("/"), String::new)
+        ),
         Verdict::Deny(_)
     ));
     assert_eq!(
-        only.evaluate(&ev("rm -rf /"), Path::new("/")),
+        only.evaluate(&ev("rm -rf /"), &Context::new(Path::new("/"), String::new)),
         Verdict::Pass
     );
     assert!(
@@ -379,7 +388,7 @@ fn path_verdict(options: Value, tool: &str, key: &str, path: &str, cwd: &Path) -
     let ev = event(
         &json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {key: path}, "cwd": cwd.display().to_string()}),
     );
-    b.evaluate(&ev, cwd)
+    b.evaluate(&ev, &Context::new(cwd, String::new))
 }
 
 #[test]
@@ -531,8 +540,14 @@ fn traversal_symlinks_relative_paths_and_the_prefix_case() {
     let ev = event(
         &json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": at(&out.join("x"))}, "cwd": at(&root)}),
     );
-    assert_eq!(b.evaluate(&ev, &root), Verdict::Pass);
-    assert!(matches!(b.evaluate(&ev, &project), Verdict::Deny(_)));
+    assert_eq!(
+        b.evaluate(&ev, &Context::new(&root, String::new)),
+        Verdict::Pass
+    );
+    assert!(matches!(
+        b.evaluate(&ev, &Context::new(&project, String::new)),
+        Verdict::Deny(_)
+    ));
 }
 
 #[test]
@@ -597,7 +612,7 @@ fn redact(output: Value, tool: &str) -> Verdict {
     let ev = event(
         &json!({"hook_event_name": "PostToolUse", "tool_name": tool, "tool_input": {}, "tool_response": output}),
     );
-    b.evaluate(&ev, Path::new("/"))
+    b.evaluate(&ev, &Context::new(Path::new("/"), String::new))
 }
 
 #[test]
@@ -606,11 +621,9 @@ fn every_secret_kind_is_redacted_in_text_and_json() {
         // Plain text output.
         match redact(Value::String(format!("token: {secret} end")), "Bash") {
             Verdict::Rewrite {
-                field,
-                value,
+                output: value,
                 count,
             } => {
-                assert_eq!(field, "updatedToolOutput");
                 assert_eq!(
                     value,
                     Value::String(format!("token: [REDACTED:{kind}] end")),
@@ -620,15 +633,13 @@ fn every_secret_kind_is_redacted_in_text_and_json() {
             }
             other => panic!("{kind}: {other:?}"),
         }
-        // Structured output keeps its shape; MCP tools use their own field.
+        // Structured output keeps its shape.
         let out = json!({"stdout": format!("k={secret}"), "exit": 0, "nested": [{"v": secret}]});
         match redact(out, "mcp__db__query") {
             Verdict::Rewrite {
-                field,
-                value,
+                output: value,
                 count,
             } => {
-                assert_eq!(field, "updatedMCPToolOutput");
                 assert_eq!(
                     value,
                     json!({"stdout": format!("k=[REDACTED:{kind}]"), "exit": 0, "nested": [{"v": format!("[REDACTED:{kind}]")}]}),
@@ -668,8 +679,8 @@ fn warn_mode_reports_and_allows() {
     let ev = event(
         &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
     );
-    let v = b.evaluate(&ev, Path::new("/"));
-    let (json, _) = hookrun::builtin::answer_json(&b, "guard", "PreToolUse", &v);
+    let v = b.evaluate(&ev, &Context::new(Path::new("/"), String::new));
+    let json = hookrun::answer::verdict::verdict_json(&b, "guard", "PreToolUse", "Bash", &v);
     let json = json.expect("a report");
     assert!(json.get("hookSpecificOutput").is_none());
     assert!(

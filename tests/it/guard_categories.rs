@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use serde_json::{Value, json};
 
 use crate::support::{BIN, HookTest};
@@ -16,7 +16,7 @@ fn verdict(options: Value, command: &str) -> Verdict {
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "cwd": "/tmp"});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-    b.evaluate(&ev, Path::new("/tmp"))
+    b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new))
 }
 
 /// (category, command): denied only when the category is on.

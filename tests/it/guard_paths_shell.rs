@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hookrun");
@@ -16,7 +16,7 @@ fn verdict(tool: &str, command: &Value, project: &Path, options: Value) -> Verdi
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
         "tool_input": {"command": command}, "cwd": project});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-    b.evaluate(&ev, project)
+    b.evaluate(&ev, &Context::new(project, String::new))
 }
 
 /// Denied: reads and writes of protected paths, in every shell form.
@@ -228,7 +228,7 @@ fn search_filters_aimed_at_secrets_are_denied() {
         let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
             "tool_input": input, "cwd": dir.path()});
         let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-        b.evaluate(&ev, dir.path())
+        b.evaluate(&ev, &Context::new(dir.path(), String::new))
     };
     for (tool, input) in [
         ("Grep", json!({"pattern": "KEY", "glob": ".env*"})),

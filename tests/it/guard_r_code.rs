@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use serde_json::{Value, json};
 
 fn verdict(tool: &str, key: &str, text: &str, options: Value) -> Verdict {
@@ -13,7 +13,7 @@ fn verdict(tool: &str, key: &str, text: &str, options: Value) -> Verdict {
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
         "tool_input": {key: text}, "cwd": "/tmp"});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-    b.evaluate(&ev, Path::new("/tmp"))
+    b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new))
 }
 
 fn r(code: &str) -> Verdict {
@@ -303,5 +303,8 @@ fn only_the_r_tool_and_r_programs_are_read_as_r() {
         "tool_input": {"code": code}, "cwd": "/tmp"});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
     let b = Builtin::new("dangerous-commands", Value::Null, Mode::Enforce).expect("guard");
-    assert!(matches!(b.evaluate(&ev, Path::new("/tmp")), Verdict::Pass));
+    assert!(matches!(
+        b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new)),
+        Verdict::Pass
+    ));
 }

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use hookrun::builtin::dangerous::{DangerousCommands, MAX_INPUT, Options};
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use hookrun_code::r as r_code;
 use hookrun_sh as shell;
 use proptest::prelude::*;
@@ -176,7 +176,7 @@ fn evaluate(guard: &str, code: &str) -> Verdict {
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "run_r_code",
         "tool_input": {"code": code}, "cwd": "/tmp"});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-    b.evaluate(&ev, Path::new("/tmp"))
+    b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new))
 }
 
 /// Code that builds more text than the budget, or is longer than the

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use serde_json::{Value, json};
 
 fn verdict(tool: &str, input: Value, project: &Path, options: Value) -> Verdict {
@@ -13,7 +13,7 @@ fn verdict(tool: &str, input: Value, project: &Path, options: Value) -> Verdict 
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
         "tool_input": input, "cwd": project});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-    b.evaluate(&ev, project)
+    b.evaluate(&ev, &Context::new(project, String::new))
 }
 
 fn r(code: &str, project: &Path, options: Value) -> Verdict {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use hookrun::builtin::{Builtin, Mode, Verdict};
+use hookrun::builtin::{Builtin, Context, Mode, Verdict};
 use serde_json::{Value, json};
 
 fn verdict(command: &str) -> Verdict {
@@ -13,7 +13,7 @@ fn verdict(command: &str) -> Verdict {
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "cwd": "/tmp"});
     let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-    b.evaluate(&ev, Path::new("/tmp"))
+    b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new))
 }
 
 /// (command, a fragment of the reason).

@@ -5,14 +5,13 @@
 
 use serde::Deserialize;
 
-use crate::event::Event;
 
 use categories::{Categories, Selection};
 use hookrun_sh::{self as shell, Command, Pipeline};
 use destructive::fed_destructive;
 use crate::builtin::command::writes::redirects;
 use crate::builtin::command::targets::catastrophic;
-use crate::builtin::guard::{Entry, Guard, Verdict, options};
+use crate::builtin::guard::{Call, Context, Entry, Guard, Verdict, options};
 use hookrun_code::r as r_code;
 use crate::builtin::command::tools::{R_CODE_TOOLS, SHELL_TOOLS};
 use crate::builtin::command::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
@@ -373,12 +372,12 @@ pub const ENTRY: Entry = Entry {
 };
 
 impl Guard for DangerousCommands {
-    fn evaluate(&self, event: &Event, _project: &std::path::Path) -> Verdict {
-        let tool = event.str_field("tool_name").to_ascii_lowercase();
-        let guard_event = matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest");
+    fn evaluate(&self, call: &Call<'_>, _ctx: &Context<'_>) -> Verdict {
+        let tool = call.tool.to_ascii_lowercase();
+        let guard_event = matches!(call.event, "PreToolUse" | "PermissionRequest");
         let empty = serde_json::Map::new();
-        let input = event.tool_input().unwrap_or(&empty);
-        let top = event.fields.get("command");
+        let input = call.input_object().unwrap_or(&empty);
+        let top = call.command;
         if !guard_event && top.is_none() {
             return Verdict::Pass;
         }

@@ -6,11 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::builtin::guard::Verdict;
+use crate::builtin::guard::{Call, Verdict};
 use crate::builtin::command::resolve::absolute;
 use crate::builtin::protect_paths::shell_paths;
 use crate::builtin::command::tools::Access;
-use crate::event::Event;
 use hookrun_code::r::{self as r_code, Act};
 use hookrun_sh::expand;
 
@@ -46,9 +45,9 @@ pub(crate) trait Judge {
 /// judged here: `cd ..`-style relative paths are everyday shell use,
 /// and what they reach is still judged by the lists. `read_r`: read the
 /// R code of `Rscript -e` too.
-pub(crate) fn shell_command(j: &dyn Judge, event: &Event, project: &Path, read_r: bool) -> Verdict {
+pub(crate) fn shell_command(j: &dyn Judge, call: &Call<'_>, project: &Path, read_r: bool) -> Verdict {
     let empty = serde_json::Map::new();
-    let input = event.tool_input().unwrap_or(&empty);
+    let input = call.input_object().unwrap_or(&empty);
     let line_len = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.len(),
         serde_json::Value::Array(a) => a.iter().filter_map(|x| x.as_str()).map(str::len).sum(),
@@ -67,7 +66,7 @@ pub(crate) fn shell_command(j: &dyn Judge, event: &Event, project: &Path, read_r
         }
         _ => return Verdict::Pass,
     };
-    let cwd = event_cwd(event, input, project);
+    let cwd = event_cwd(call, input, project);
     match shell_paths_denied(j, touched, &cwd, project) {
         Some(why) => Verdict::Deny(format!("shell command: {why}")),
         None => Verdict::Pass,
@@ -119,17 +118,17 @@ fn shell_paths_denied(
 /// it runs.
 pub(crate) fn r_code(
     j: &dyn Judge,
-    event: &Event,
+    call: &Call<'_>,
     project: &Path,
     shell: bool,
     deny_traversal: bool,
 ) -> Verdict {
     let empty = serde_json::Map::new();
-    let input = event.tool_input().unwrap_or(&empty);
+    let input = call.input_object().unwrap_or(&empty);
     let Some(code) = input.get("code").and_then(serde_json::Value::as_str) else {
         return Verdict::Pass;
     };
-    let cwd = event_cwd(event, input, project);
+    let cwd = event_cwd(call, input, project);
     r_code::reset(code.len());
     let why = r_code::each_use(code, &mut |u| {
         let why = match u.act {
@@ -162,14 +161,14 @@ fn access(act: Act) -> Access {
 /// (Codex) or `dir_path` (Gemini) when given, else the event's `cwd`, else
 /// the project.
 fn event_cwd(
-    event: &Event,
+    call: &Call<'_>,
     input: &serde_json::Map<String, serde_json::Value>,
     project: &Path,
 ) -> PathBuf {
     let given = ["workdir", "dir_path", "directory"]
         .iter()
         .find_map(|k| input.get(*k).and_then(serde_json::Value::as_str))
-        .unwrap_or_else(|| event.str_field("cwd"));
+        .unwrap_or(call.cwd);
     let cwd = Path::new(given);
     if cwd.is_absolute() {
         cwd.to_path_buf()

@@ -10,7 +10,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::builtin::guard::{Context, Entry, Guard, Verdict, options};
+use crate::builtin::guard::{Call, Context, Entry, Guard, Verdict, options};
 use own_files::OwnFiles;
 use path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use crate::builtin::command::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
@@ -18,7 +18,6 @@ use hookrun_sh::expand;
 use code::Judge as _;
 pub use crate::builtin::command::tools::Access;
 use crate::builtin::command::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
-use crate::event::Event;
 use serde::Deserialize;
 
 /// Options of `protect-paths`.
@@ -226,29 +225,24 @@ pub const ENTRY: Entry = Entry {
 };
 
 impl Guard for ProtectPaths {
-    fn evaluate(&self, event: &Event, project: &Path) -> Verdict {
-        let own = OwnFiles::default();
-        self.evaluate_in(event, &Context { project, own: &own })
-    }
-
-    fn evaluate_in(&self, event: &Event, ctx: &Context<'_>) -> Verdict {
-        let (project, own) = (ctx.project, ctx.own);
+    fn evaluate(&self, call: &Call<'_>, ctx: &Context<'_>) -> Verdict {
+        let (project, own) = (ctx.project, &ctx.own);
         let judging = Judging { guard: self, own };
-        if !matches!(event.name.as_str(), "PreToolUse" | "PermissionRequest") {
+        if !matches!(call.event, "PreToolUse" | "PermissionRequest") {
             return Verdict::Pass;
         }
-        let tool = event.str_field("tool_name").to_ascii_lowercase();
+        let tool = call.tool.to_ascii_lowercase();
         if SHELL_TOOLS.contains(&tool.as_str()) {
             if !self.shell {
                 return Verdict::Pass;
             }
-            return code::shell_command(&judging, event, project, self.r_code);
+            return code::shell_command(&judging, call, project, self.r_code);
         }
         if R_CODE_TOOLS.contains(&tool.as_str()) {
             if !self.r_code {
                 return Verdict::Pass;
             }
-            return code::r_code(&judging, event, project, self.shell, self.deny_traversal);
+            return code::r_code(&judging, call, project, self.shell, self.deny_traversal);
         }
         let access = if READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
@@ -258,8 +252,8 @@ impl Guard for ProtectPaths {
             return Verdict::Pass;
         };
         let empty = serde_json::Map::new();
-        let input = event.tool_input().unwrap_or(&empty);
-        let cwd = Path::new(event.str_field("cwd"));
+        let input = call.input_object().unwrap_or(&empty);
+        let cwd = Path::new(call.cwd);
         let cwd = if cwd.is_absolute() {
             cwd.to_path_buf()
         } else {

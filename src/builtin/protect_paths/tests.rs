@@ -400,10 +400,15 @@ fn paths_every_tool_key_is_judged() {
         ("Write", json!({"file_path": ".env.example"}), false),
     ];
     for (tool, input, denied) in cases {
-        let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
-            "tool_input": input, "cwd": t.p.display().to_string()});
-        let ev = crate::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
-        let v = g.evaluate(&ev, &t.p);
+        let cwd = t.p.display().to_string();
+        let call = Call {
+            event: "PreToolUse",
+            tool,
+            input: Some(&input),
+            cwd: &cwd,
+            ..Call::default()
+        };
+        let v = g.evaluate(&call, &Context::new(&t.p, String::new));
         assert_eq!(matches!(v, Verdict::Deny(_)), denied, "{tool} {input}: {v:?}");
     }
 }

@@ -7,9 +7,8 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::bytes::{Regex, RegexBuilder};
 
-use crate::builtin::guard::{Entry, Guard, Verdict, options};
+use crate::builtin::guard::{Call, Context, Entry, Guard, Verdict, options};
 use secret_rules::{Check, RULES, accepts};
-use crate::event::Event;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -302,31 +301,22 @@ pub const ENTRY: Entry = Entry {
 };
 
 impl Guard for Redactor {
-    fn evaluate(&self, event: &Event, _project: &std::path::Path) -> Verdict {
-        if event.name != "PostToolUse" {
+    fn evaluate(&self, call: &Call<'_>, _ctx: &Context<'_>) -> Verdict {
+        if call.event != "PostToolUse" {
             return Verdict::Pass;
         }
-        let Some(mut out) = event.fields.get("tool_response").cloned() else {
+        let Some(mut output) = call.output.cloned() else {
             return Verdict::Pass;
         };
-        let count = self.value(&mut out);
+        let count = self.value(&mut output);
         if count == 0 {
             return Verdict::Pass;
         }
-        let field = if event
-            .str_field("tool_name")
-            .to_ascii_lowercase()
-            .starts_with("mcp__")
-        {
-            "updatedMCPToolOutput"
-        } else {
-            "updatedToolOutput"
-        };
-        Verdict::Rewrite {
-            field,
-            value: out,
-            count,
-        }
+        Verdict::Rewrite { output, count }
+    }
+
+    fn only_rewrites(&self) -> bool {
+        true
     }
 }
 
