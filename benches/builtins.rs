@@ -7,7 +7,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hookrun::builtin::{Builtin, Context, Mode};
+use hookrun::builtin::{Builtin, Mode};
+use hookrun_guards::Context;
 
 fn event(json: &str) -> hookrun::event::Event {
     hookrun::dialect::read_event(json.as_bytes(), None).expect("event")

@@ -86,7 +86,7 @@ fn command_admits(pattern: &str, command: &str) -> bool {
         if prefix {
             part == glob || part.starts_with(&format!("{glob} ")) || part.starts_with(glob)
         } else {
-            crate::glob::wildcard(glob.as_bytes(), part.as_bytes(), true)
+            hookrun_guards::glob::wildcard(glob.as_bytes(), part.as_bytes(), true)
         }
     })
 }
@@ -167,14 +167,14 @@ fn path_admits(pattern: &str, path: &str, cwd: &str) -> bool {
     };
     if glob.starts_with('/') || !glob.contains('/') {
         // Absolute, or a bare name that matches at any depth.
-        return crate::glob::path_glob(&glob, path);
+        return hookrun_guards::glob::path_glob(&glob, path);
     }
     // A relative pattern with a `/` is anchored at the cwd (gitignore).
     let rel = path
         .strip_prefix(cwd)
         .and_then(|r| r.strip_prefix('/'))
         .unwrap_or(path);
-    crate::glob::path_glob(&format!("/{glob}"), &format!("/{rel}"))
+    hookrun_guards::glob::path_glob(&format!("/{glob}"), &format!("/{rel}"))
 }
 
 fn host_of(url: &str) -> Option<&str> {

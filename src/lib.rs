@@ -36,7 +36,6 @@ pub mod event;
 pub mod events;
 pub mod exec;
 pub mod explain;
-pub mod glob;
 pub mod if_rule;
 pub mod install;
 pub mod launch;

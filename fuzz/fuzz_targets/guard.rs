@@ -1,7 +1,7 @@
 //! `dangerous-commands` on any text: parsing and checking never panic,
 //! whatever the quoting, nesting or here-docs, and any argv is checked too.
 #![no_main]
-use hookrun::builtin::dangerous::{DangerousCommands, Options};
+use hookrun_guards::dangerous::{DangerousCommands, Options};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

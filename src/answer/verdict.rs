@@ -6,7 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::builtin::{Builtin, Mode, Verdict};
+use crate::builtin::{Builtin, Mode};
+use hookrun_guards::Verdict;
 
 /// The answer JSON a command hook would print for this verdict (its exit
 /// status is 0), and, in warn mode, the report instead of the act. `tool`
@@ -55,7 +56,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::verdict_json;
-    use crate::builtin::{Builtin, Mode, Verdict};
+    use crate::builtin::{Builtin, Mode};
+    use hookrun_guards::Verdict;
 
     #[test]
     fn an_mcp_tools_output_is_replaced_under_its_own_key() {

@@ -290,8 +290,8 @@ impl Config {
     /// What the built-in guards are told besides the event: the project
     /// directory and hookrun's own files.
     #[must_use]
-    pub fn guard_context<'a>(&self, project: &'a Path) -> crate::builtin::Context<'a> {
-        crate::builtin::Context {
+    pub fn guard_context<'a>(&self, project: &'a Path) -> hookrun_guards::Context<'a> {
+        hookrun_guards::Context {
             project,
             own: self.own_files.for_project(project),
             now: crate::clock::now_rfc3339,

@@ -16,7 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::builtin::protect_paths::own_files::{OwnFiles as Listed, OwnKind};
+use hookrun_guards::protect_paths::own_files::{OwnFiles as Listed, OwnKind};
 
 use crate::install::agent::Agent;
 use crate::install::location::{Homes, HookPlace, hook_places};

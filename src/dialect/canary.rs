@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::builtin::{CanaryTool, Expect};
+use hookrun_guards::{CanaryTool, Expect};
 
 /// A canary event in one agent's shape; `None` where the agent has no
 /// such event or tool.

@@ -21,7 +21,7 @@ pub(crate) struct Plan {
     pub(crate) file: PathBuf,
     pub(crate) command: String,
     /// (agent's event, guard, canary)
-    pub(crate) canaries: Vec<(String, &'static str, crate::builtin::Canary)>,
+    pub(crate) canaries: Vec<(String, &'static str, hookrun_guards::Canary)>,
 }
 
 /// Past this a canary's run is a hang: generous, since hookrun answers in
@@ -88,7 +88,7 @@ pub(crate) fn fire(
     skipped: &mut Vec<String>,
 ) -> Result<Vec<CanaryResult>, Error> {
     let (launch, reads, payload) = agent_parts(plan.agent);
-    let secret = crate::builtin::redact::CANARY_TOKEN_LINE
+    let secret = hookrun_guards::redact::CANARY_TOKEN_LINE
         .split_once('=')
         .map_or("", |(_, t)| t);
     let mut out = Vec::new();
@@ -99,7 +99,7 @@ pub(crate) fn fire(
             report::scope_name(plan.scope),
             c.input
         );
-        if c.expect == crate::builtin::Expect::Redacted && reads.replaced_output.is_none() {
+        if c.expect == hookrun_guards::Expect::Redacted && reads.replaced_output.is_none() {
             skipped.push(format!(
                 "{what}: {} cannot replace a tool's output, so no hook can redact it there",
                 crate::config::agent_own::agent_name(plan.agent)
@@ -107,8 +107,8 @@ pub(crate) fn fire(
             continue;
         }
         let input = match c.tool {
-            crate::builtin::CanaryTool::Shell => c.input.to_owned(),
-            crate::builtin::CanaryTool::Read => scratch.join(c.input).display().to_string(),
+            hookrun_guards::CanaryTool::Shell => c.input.to_owned(),
+            hookrun_guards::CanaryTool::Read => scratch.join(c.input).display().to_string(),
         };
         let fired = Fired {
             agent_event: event,

@@ -2,10 +2,10 @@
 //! from what was found about it, which canaries a config promises, and
 //! whether they held.
 
-use crate::builtin::Canary;
 use crate::config::{Action, Config};
 use crate::install::agent::{Agent, Scope};
 use crate::install::fail_safe::fail_closed;
+use hookrun_guards::Canary;
 
 use super::agents::AgentVersion;
 use super::report::{CanaryResult, Problem};
@@ -143,13 +143,13 @@ pub fn promised(config: &Config, model_event: &str) -> Vec<(&'static str, Canary
         if b.mode != crate::builtin::Mode::Enforce || !hook.listens_to(model_event) {
             continue;
         }
-        let Some(entry) = crate::builtin::REGISTRY.iter().find(|e| e.name == b.name) else {
+        let Some(entry) = hookrun_guards::REGISTRY.iter().find(|e| e.name == b.name) else {
             continue;
         };
         for c in entry.canaries.iter().filter(|c| c.event == model_event) {
             let tool = match c.tool {
-                crate::builtin::CanaryTool::Shell => "Bash",
-                crate::builtin::CanaryTool::Read => "Read",
+                hookrun_guards::CanaryTool::Shell => "Bash",
+                hookrun_guards::CanaryTool::Read => "Read",
             };
             let admits = hook
                 .matcher

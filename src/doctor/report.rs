@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::builtin::Expect;
 use crate::install::agent::Scope;
+use hookrun_guards::Expect;
 
 /// Every problem code `doctor` reports, with what it means: stable, and
 /// listed in docs/doctor.md.

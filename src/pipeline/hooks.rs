@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use super::model::Context;
 use crate::answer::{self, Answer, Failure};
-use crate::builtin::{Builtin, Verdict};
+use crate::builtin::Builtin;
 use crate::config::{Config, Hook};
 use crate::error::Error;
 use crate::event::Event;
 use crate::exec::{self, ExecLimits, ExecSpec, HookRun, RunStatus};
 use crate::launch::{hook_cwd, spec_for, timeout_of};
+use hookrun_guards::Verdict;
 
 /// The spec of a command hook, with its stdin and the context's cap.
 pub(super) fn spec_of(
@@ -123,7 +124,7 @@ pub(super) fn run_builtin(
     b: &Builtin,
     label: &str,
     event: &Event,
-    ctx: &crate::builtin::Context<'_>,
+    ctx: &hookrun_guards::Context<'_>,
 ) -> (HookRun, Answer) {
     let started = std::time::Instant::now();
     let verdict = b.evaluate(event, ctx);

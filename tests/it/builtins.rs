@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use hookrun::builtin::{Builtin, Context, Mode, Verdict};
+use hookrun::builtin::{Builtin, Mode};
+use hookrun_guards::{Context, Verdict};
 use serde_json::{Value, json};
 
 fn event(v: &Value) -> hookrun::event::Event {

@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hookrun::builtin::{Builtin, Context, Mode, Verdict};
+use hookrun::builtin::{Builtin, Mode};
+use hookrun_guards::{Context, Verdict};
 use serde_json::{Value, json};
 
 use crate::support::{BIN, HookTest};

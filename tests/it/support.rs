@@ -296,37 +296,6 @@ pub fn cmd(command: &str) -> Value {
     json!({"type": "command", "command": command})
 }
 
-/// Checks a table of (command line, reason fragment) against the
-/// `dangerous-commands` rule set: each is denied with a reason holding
-/// its fragment. Reports every miss at once.
-pub fn assert_guard_denies(table: &[(&str, &str)]) {
-    let g = dangerous_guard();
-    let mut wrong = Vec::new();
-    for (line, part) in table {
-        match g.check(line) {
-            Some(why) if why.contains(part) => {}
-            other => wrong.push(format!("{line:?}: {other:?} (wanted {part:?})")),
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-/// Checks that every command line of `lines` is allowed by the
-/// `dangerous-commands` rule set. Reports every false alarm at once.
-pub fn assert_guard_allows(lines: &[&str]) {
-    let g = dangerous_guard();
-    let wrong: Vec<String> = lines
-        .iter()
-        .filter_map(|line| g.check(line).map(|why| format!("{line:?}: {why}")))
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-fn dangerous_guard() -> hookrun::builtin::dangerous::DangerousCommands {
-    let options = hookrun::builtin::dangerous::Options::default();
-    hookrun::builtin::dangerous::DangerousCommands::new(options).expect("built-in rules")
-}
-
 /// Runs hookrun with `args` in `dir`, isolated from the user's configs
 /// (HOME and XDG_CONFIG_HOME under `dir`, no `CLAUDE_PROJECT_DIR` or
 /// `HOOKRUN_CONFIG`): exit code, stdout, stderr.

@@ -183,7 +183,7 @@ pub(crate) const READS: super::canary::Reads = super::canary::Reads {
 /// A canary event as Codex sends it; Codex's only tool that reads a file
 /// is its shell, so a read canary has no Codex shape.
 pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
-    if f.tool == crate::builtin::CanaryTool::Read {
+    if f.tool == hookrun_guards::CanaryTool::Read {
         return None;
     }
     let (tool, input) = super::canary::tool(f, ("Bash", "Read"), "file_path");

@@ -234,8 +234,8 @@ pub(crate) const READS: super::canary::Reads = super::canary::Reads {
 /// arguments as a JSON string, no event name.
 pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
     let (tool, args) = match f.tool {
-        crate::builtin::CanaryTool::Shell => ("bash", serde_json::json!({"command": f.input})),
-        crate::builtin::CanaryTool::Read => ("view", serde_json::json!({"path": f.input})),
+        hookrun_guards::CanaryTool::Shell => ("bash", serde_json::json!({"command": f.input})),
+        hookrun_guards::CanaryTool::Read => ("view", serde_json::json!({"path": f.input})),
     };
     let mut v = serde_json::json!({
         "sessionId": "hookrun-doctor",
