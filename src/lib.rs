@@ -17,6 +17,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod agent;
 pub mod answer;
 pub mod audit;
 pub mod builtin;

@@ -87,7 +87,7 @@ pub enum ConfigCommand {
     Events {
         /// The agent whose event names are printed.
         #[arg(long, value_enum, default_value = "claude")]
-        dialect: crate::dialect::id::Dialect,
+        dialect: crate::agent::Dialect,
         /// Print each event with the seconds to give hookrun on it (its
         /// longest hook's timeout and a margin), tab-separated.
         #[arg(long)]

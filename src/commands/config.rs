@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
+use crate::agent::Dialect;
 use crate::cli::{ConfigArgs, ConfigCommand};
 use crate::config::{self, Action, Config, FailMode, Found, LoadOptions, Source};
-use crate::dialect::id::Dialect;
 use crate::error::{Error, ExitStatus};
 use crate::install::agent::Agent;
 use crate::output;

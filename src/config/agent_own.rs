@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::dialect::id::Dialect;
+use crate::agent::Dialect;
 use crate::install::agent::Agent;
 use crate::install::location::{Homes, hook_files};
 

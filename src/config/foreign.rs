@@ -8,8 +8,8 @@ use super::json_locate;
 use super::layer::Layer;
 use super::model::LoadOptions;
 use super::toml_file;
+use crate::agent::Dialect;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::dialect::id::Dialect;
 use crate::error::Error;
 
 /// An agent that reads its hooks file in Claude Code's shape but ignores

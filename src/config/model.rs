@@ -78,7 +78,7 @@ pub struct Hook {
     /// `--fail-mode`), so it overrides a dialect's own failure rules.
     pub fail_mode_explicit: bool,
     /// The dialect this hook speaks; `None`: the caller's.
-    pub input: Option<crate::dialect::id::Dialect>,
+    pub input: Option<crate::agent::Dialect>,
     pub is_async: bool,
     pub env: Vec<(String, String)>,
     pub if_rule: Option<String>,
@@ -319,7 +319,7 @@ pub struct LoadOptions {
     pub default_fail_mode: FailMode,
     /// `--config-format`: the agent whose format the JSON config files are
     /// in, where path and content cannot say it; `None`: detected.
-    pub format: Option<crate::dialect::id::Dialect>,
+    pub format: Option<crate::agent::Dialect>,
 }
 
 /// Validates a timeout in seconds: positive and finite, capped like Claude

@@ -132,7 +132,7 @@ pub(super) struct RawHook {
     /// The dialect this hook speaks (claude, codex, pydantic-deep, gemini,
     /// cursor, copilot): it gets the event in that shape and is read by
     /// that dialect's rules. Default: the caller's.
-    pub(super) input: Option<crate::dialect::id::Dialect>,
+    pub(super) input: Option<crate::agent::Dialect>,
 }
 
 /// The JSON Schema of this format.

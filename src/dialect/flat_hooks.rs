@@ -10,9 +10,9 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::agent::Dialect;
 use crate::config::{Action, Config, FailMode, Hook, Order};
 use crate::dialect::convert::Converted;
-use crate::dialect::id::Dialect;
 
 /// A hookrun TOML config, loaded (and so validated) for writing it out.
 ///

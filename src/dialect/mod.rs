@@ -11,7 +11,7 @@
 pub mod canary;
 pub mod convert;
 pub mod flat_hooks;
-pub mod id;
+
 pub mod protocol;
 mod shared;
 #[cfg(test)]
@@ -19,7 +19,7 @@ mod testing;
 
 pub use protocol::{Protocol, Reading};
 
-pub use id::Dialect;
+pub use crate::agent::Dialect;
 pub(crate) use shared::notice_line;
 
 use serde_json::{Map, Value};
@@ -36,7 +36,7 @@ macro_rules! define_registry {
         static REGISTRY: &[&dyn Protocol] = &[$(&$module::$imp,)*];
     };
 }
-id::dialects!(define_registry);
+crate::agent::dialects!(define_registry);
 
 /// The implementation of a dialect.
 #[must_use]

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::id::Dialect;
+use crate::agent::Dialect;
 use crate::answer::Answer;
 use crate::decision::Decision;
 use crate::dialect::convert::Converted;

@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use super::id::Dialect;
 use super::protocol::{Protocol, Reading};
+use crate::agent::Dialect;
 use crate::answer::Answer;
 use crate::decision::{Decision, Permission};
 use crate::event::Event;

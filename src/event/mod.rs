@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::dialect::id::Dialect;
+use crate::agent::Dialect;
 use crate::error::{Error, byte_offset};
 use crate::events::{self, EventInfo};
 

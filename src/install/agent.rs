@@ -23,8 +23,8 @@ impl Agent {
 
     /// The dialect `hookrun run` speaks to this agent.
     #[must_use]
-    pub fn dialect(self) -> crate::dialect::id::Dialect {
-        use crate::dialect::id::Dialect;
+    pub fn dialect(self) -> crate::agent::Dialect {
+        use crate::agent::Dialect;
         match self {
             Agent::Claude => Dialect::Claude,
             Agent::Codex => Dialect::Codex,
@@ -36,7 +36,7 @@ impl Agent {
 
     /// The agent a dialect speaks to, where `install` knows it.
     #[must_use]
-    pub fn of(dialect: crate::dialect::id::Dialect) -> Option<Agent> {
+    pub fn of(dialect: crate::agent::Dialect) -> Option<Agent> {
         [
             Agent::Claude,
             Agent::Codex,

@@ -178,8 +178,8 @@ fn keep_schema_fields(event: &str, hso: &mut Map<String, Value>) {
 pub struct Claude;
 
 impl super::protocol::Protocol for Claude {
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::Claude
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::Claude
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {

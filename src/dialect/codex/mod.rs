@@ -118,8 +118,8 @@ impl super::protocol::Protocol for Codex {
         true
     }
 
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::Codex
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::Codex
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {

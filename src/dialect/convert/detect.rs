@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::dialect::id::Dialect;
+use crate::agent::Dialect;
 
 /// The agent whose hooks file lives at this path, where the path says it:
 /// `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/*.json` and

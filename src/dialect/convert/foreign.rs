@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::dialect::id::Dialect;
+use crate::agent::Dialect;
 
 fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_owned()).to_string()

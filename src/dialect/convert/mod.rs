@@ -24,7 +24,7 @@ pub struct Converted {
 ///
 /// # Errors
 /// The file is not such a config.
-pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Converted, String> {
+pub fn to_toml(root: &Value, agent: crate::agent::Dialect) -> Result<Converted, String> {
     foreign::convert_hooks(root, agent).map(|f| Converted {
         text: f.toml,
         warnings: f
@@ -40,10 +40,7 @@ pub fn to_toml(root: &Value, agent: crate::dialect::id::Dialect) -> Result<Conve
 /// the hookrun TOML it means; `None` for text that is not JSON (the Claude
 /// Code reader reports where it breaks).
 #[must_use]
-pub fn read_foreign(
-    text: &str,
-    agent: crate::dialect::id::Dialect,
-) -> Option<Result<Foreign, String>> {
+pub fn read_foreign(text: &str, agent: crate::agent::Dialect) -> Option<Result<Foreign, String>> {
     let root: Value = serde_json::from_str(text).ok()?;
     Some(foreign::convert_hooks(&root, agent))
 }

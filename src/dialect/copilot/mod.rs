@@ -166,8 +166,8 @@ pub fn render(
 pub struct Copilot;
 
 impl super::protocol::Protocol for Copilot {
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::Copilot
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::Copilot
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {

@@ -247,8 +247,8 @@ pub fn render(
 pub struct Cursor;
 
 impl super::protocol::Protocol for Cursor {
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::Cursor
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::Cursor
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {

@@ -129,8 +129,8 @@ pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>
 }
 
 impl super::protocol::Protocol for Deputy {
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::Deputy
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::Deputy
     }
 
     fn detects(&self, obj: &Map<String, Value>) -> bool {

@@ -133,8 +133,8 @@ fn gemini_exit_status(d: &Decision) -> u8 {
 pub struct Gemini;
 
 impl super::protocol::Protocol for Gemini {
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::Gemini
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::Gemini
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {

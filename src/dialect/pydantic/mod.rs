@@ -381,8 +381,8 @@ pub fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> 
 pub struct PydanticDeep;
 
 impl super::protocol::Protocol for PydanticDeep {
-    fn id(&self) -> super::id::Dialect {
-        super::id::Dialect::PydanticDeep
+    fn id(&self) -> crate::agent::Dialect {
+        crate::agent::Dialect::PydanticDeep
     }
 
     fn detects(&self, obj: &Map<String, Value>) -> bool {
