@@ -25,7 +25,6 @@ pub mod cli;
 pub mod clock;
 pub mod commands;
 pub mod config;
-pub mod convert;
 
 pub mod decision;
 pub mod diagnostic;
@@ -53,6 +52,10 @@ pub mod session;
 pub mod suggest;
 pub mod suite;
 pub mod wording;
+
+/// Conversions between hooks files, under the name the library has always
+/// given them.
+pub use dialect::convert;
 
 use std::process::ExitCode;
 

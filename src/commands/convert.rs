@@ -26,19 +26,19 @@ pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
         {
             agent if agent.is_claude_like() && crate::dialect::convert::ignores_if(agent) => {
                 let (text, dropped) = without_if(&text, agent);
-                crate::convert::claude_to_toml(&text).map(|mut c| {
+                crate::dialect::convert::claude_to_toml(&text).map(|mut c| {
                     c.warnings.extend(dropped);
                     c
                 })
             }
-            agent if agent.is_claude_like() => crate::convert::claude_to_toml(&text),
+            agent if agent.is_claude_like() => crate::dialect::convert::claude_to_toml(&text),
             agent => serde_json::from_str(&text)
                 .map_err(|e| format!("not valid JSON: {e}"))
                 .and_then(|root| crate::dialect::convert::to_toml(&root, agent)),
         }
     } else {
         match args.to {
-            None => crate::convert::toml_to_claude(&args.path),
+            None => crate::dialect::convert::toml_to_claude(&args.path),
             Some(agent) => match crate::dialect::protocol(agent).hooks_file_writer() {
                 Some(write) => write(&args.path),
                 None => Err(format!(

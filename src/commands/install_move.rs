@@ -59,7 +59,9 @@ pub(super) fn move_hooks(
     }
     let hooks_only = serde_json::json!({"hooks": theirs["hooks"].clone()});
     let converted = match agent {
-        Agent::Claude | Agent::Codex => crate::convert::claude_to_toml(&hooks_only.to_string()),
+        Agent::Claude | Agent::Codex => {
+            crate::dialect::convert::claude_to_toml(&hooks_only.to_string())
+        }
         _ => crate::dialect::convert::to_toml(&theirs, agent.dialect()),
     }
     .map_err(settings)?;

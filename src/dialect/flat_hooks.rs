@@ -40,8 +40,8 @@ pub fn shell_command(hook: &Hook, warnings: &mut Vec<String>) -> Option<String> 
         Action::Command {
             command,
             args: Some(a),
-        } => Some(crate::convert::exec_line(command, a)),
-        Action::Builtin(b) => Some(crate::convert::builtin_line(b)),
+        } => Some(crate::dialect::convert::exec_line(command, a)),
+        Action::Builtin(b) => Some(crate::dialect::convert::builtin_line(b)),
         Action::Unsupported { kind } => {
             warnings.push(format!(
                 "`{}`: a {kind} cannot be expressed: not converted",

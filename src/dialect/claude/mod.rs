@@ -183,7 +183,7 @@ impl super::protocol::Protocol for Claude {
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
-        Some(crate::convert::toml_to_claude)
+        Some(crate::dialect::convert::toml_to_claude)
     }
 
     fn classify(&self, event: &str, label: &str, run: &HookRun, _: &Reading) -> Answer {

@@ -123,7 +123,7 @@ impl super::protocol::Protocol for Codex {
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
-        Some(crate::convert::toml_to_claude)
+        Some(crate::dialect::convert::toml_to_claude)
     }
 
     fn default_timeout(&self, event: &str) -> Option<std::time::Duration> {

@@ -4,10 +4,12 @@
 //! Code's shape and is read as Claude Code settings are.
 
 mod builtin_cmd;
+mod claude;
 mod detect;
 mod foreign;
 
 pub use builtin_cmd::builtin_of;
+pub use claude::{builtin_line, claude_to_toml, exec_line, toml_to_claude};
 pub use detect::{agent_of_file, agent_of_path, ignores_if};
 pub use foreign::{Foreign, Skipped};
 

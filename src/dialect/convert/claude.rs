@@ -15,7 +15,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-pub use crate::dialect::convert::{Converted, builtin_of};
+use super::{Converted, builtin_of};
 
 #[derive(Debug, Serialize)]
 struct TomlDoc {
