@@ -165,13 +165,13 @@ fn render(found: &[Found], config: &Config) -> String {
         if h.fail_mode == FailMode::Closed {
             notes.push_str(" fail_mode=closed");
         }
-        let agents = config::agent_own::agents_running(&h.origin.file, &project, &homes);
+        let agents = crate::install::agent_own::agents_running(&h.origin.file, &project, &homes);
         if claude_layers.contains(&h.origin.file.as_path()) && h.runs_hookrun() {
             notes.push_str(" (hookrun's own registration: `run` skips it)");
         } else if !agents.is_empty() {
             let names: Vec<&str> = agents
                 .iter()
-                .map(|a| config::agent_own::agent_name(*a))
+                .map(|a| crate::install::agent_own::agent_name(*a))
                 .collect();
             let _ = write!(
                 notes,

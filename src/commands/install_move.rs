@@ -84,7 +84,7 @@ pub(super) fn move_hooks(
     let moved = format!(
         "\n# Moved from {} by `hookrun install --move`: {} runs hookrun, and hookrun runs these.\n{}",
         file.display(),
-        crate::config::agent_own::agent_name(agent),
+        crate::install::agent_own::agent_name(agent),
         converted
             .text
             .lines()

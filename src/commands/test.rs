@@ -179,7 +179,7 @@ fn run_case(
     let ev = crate::dialect::read_event_as(bytes, None, case.dialect)?;
     // The case's agent runs the hooks in its own files itself: `run` leaves
     // them out, so the case does too.
-    let config = &*config::for_agent(
+    let config = &*crate::install::agent_own::for_agent(
         config,
         ev.dialect,
         &s.project_dir,

@@ -22,7 +22,7 @@
 //!    files, and their other hooks are Claude Code's to run: reading them
 //!    too would run them twice. Even when read, their hooks are left to
 //!    Claude Code (and Cursor, which loads them) for those agents' events
-//!    (`config::agent_own`); they run for the other agents';
+//!    (`install::agent_own`); they run for the other agents';
 //! 4. the project file, `<project>/hookrun.toml`, when it exists and is not
 //!    already one of the files above.
 //!

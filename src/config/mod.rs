@@ -6,7 +6,6 @@
 //! After loading, nothing invalid can reach the executor: matchers are
 //! compiled, timeouts are durations, commands are non-empty.
 
-pub mod agent_own;
 mod claude;
 mod discover;
 mod foreign;
@@ -28,7 +27,6 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 
 use crate::install::location::Homes;
-pub use agent_own::for_agent;
 pub(crate) use discover::same_file;
 pub use discover::{
     Found, Source, discover, discover_for, in_directory, looked_for, paths, project_dir,

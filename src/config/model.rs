@@ -213,7 +213,7 @@ pub struct Config {
     /// holds, and `run` answers these on top (`session::handle`).
     pub unreadable: Vec<Unreadable>,
     /// The files whose hooks were left out because the event's agent runs
-    /// them itself (`config::agent_own`): a config left without hooks by
+    /// them itself (`install::agent_own`): a config left without hooks by
     /// that still guards the event, through the agent.
     pub left_to_agent: Vec<PathBuf>,
     /// What was said about `left_to_agent`: on hookrun's stderr and in

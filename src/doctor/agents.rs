@@ -144,7 +144,7 @@ fn first_line(bytes: &[u8]) -> String {
 /// What one probe's run says about the agent.
 fn judge(agent: Agent, path: Option<PathBuf>, run: Option<&HookRun>) -> AgentVersion {
     let row = tested::of(agent);
-    let name = crate::config::agent_own::agent_name(agent);
+    let name = crate::install::agent_own::agent_name(agent);
     let program = row.program;
     let tested_list = if row.versions.is_empty() {
         "none".to_owned()

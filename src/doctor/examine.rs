@@ -176,7 +176,8 @@ pub(crate) fn examine(
         let homes = Homes::from_env();
         // As `run` evaluates it for this agent: hooks read from the agent's
         // own files are the agent's to run.
-        let effective = config::for_agent(&loaded, agent.dialect(), project, &homes);
+        let effective =
+            crate::install::agent_own::for_agent(&loaded, agent.dialect(), project, &homes);
         for hook in &effective.hooks {
             let reached = models.iter().any(|(_, m)| hook.listens_to(m));
             if reached
@@ -294,7 +295,7 @@ fn config_problems(
             format!(
                 "`{}` is not trusted, so {} drops: {}",
                 f.path.display(),
-                crate::config::agent_own::agent_name(agent),
+                crate::install::agent_own::agent_name(agent),
                 what.join("; ")
             ),
             format!(

@@ -102,7 +102,7 @@ pub(crate) fn fire(
         if c.expect == hookrun_guards::Expect::Redacted && reads.replaced_output.is_none() {
             skipped.push(format!(
                 "{what}: {} cannot replace a tool's output, so no hook can redact it there",
-                crate::config::agent_own::agent_name(plan.agent)
+                crate::install::agent_own::agent_name(plan.agent)
             ));
             continue;
         }
@@ -120,7 +120,7 @@ pub(crate) fn fire(
         let Some(body) = payload(&fired) else {
             skipped.push(format!(
                 "{what}: {} has no tool of this kind",
-                crate::config::agent_own::agent_name(plan.agent)
+                crate::install::agent_own::agent_name(plan.agent)
             ));
             continue;
         };

@@ -53,7 +53,7 @@ pub fn wiring(f: &Facts<'_>) -> Vec<Problem> {
             "D001",
             format!(
                 "`{program}` is not found where {} runs this command{}: {}",
-                crate::config::agent_own::agent_name(f.agent),
+                crate::install::agent_own::agent_name(f.agent),
                 if program.contains('/') {
                     ""
                 } else {
@@ -119,7 +119,7 @@ pub fn wiring(f: &Facts<'_>) -> Vec<Problem> {
             format!(
                 "the handler for {} has no `{key}`: if hookrun cannot start, is killed or times out, {} lets the call through",
                 f.fail_safe_missing_on.join(", "),
-                crate::config::agent_own::agent_name(f.agent)
+                crate::install::agent_own::agent_name(f.agent)
             ),
             format!("run {}", f.reinstall),
         ));

@@ -9,6 +9,7 @@
 //! (`text`). `commands::install` does the file I/O.
 
 pub mod agent;
+pub mod agent_own;
 pub mod events;
 pub mod fail_safe;
 pub mod location;

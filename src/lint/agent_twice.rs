@@ -3,13 +3,13 @@
 //! runs its copy itself, and hookrun, registered there, runs the config's
 //! copy: every event runs it twice. (A hook hookrun reads from the agent's
 //! own file is another matter: `run` leaves it to the agent,
-//! `config::agent_own`.)
+//! `install::agent_own`.)
 
 use std::path::{Path, PathBuf};
 
-use crate::config::agent_own::{agent_name, registers};
 use crate::config::{Code, Config, Diagnostic, FailMode, LoadOptions};
 use crate::install::agent::Agent;
+use crate::install::agent_own::{agent_name, registers};
 use crate::install::location::{Homes, hook_files};
 
 /// One warning per hook of `config` whose command an agent that runs

@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::agent_own::{agent_name, agents_running};
 use crate::config::{Code, Config, Diagnostic, Hook};
 use crate::install::agent::{Agent, Scope, is_registration};
+use crate::install::agent_own::{agent_name, agents_running};
 use crate::install::events::agent_event;
 use crate::install::location::{Homes, hook_files, settings_file};
 

@@ -63,7 +63,7 @@ fn config_for<'a>(
     if args.dialect == Some(crate::dialect::Dialect::Claude)
         && event.dialect == crate::dialect::Dialect::Cursor
     {
-        config::agent_own::for_cursor_via_claude(
+        crate::install::agent_own::for_cursor_via_claude(
             config,
             &config::project_dir().unwrap_or_default(),
             &crate::install::location::Homes::from_env(),

@@ -100,7 +100,7 @@ pub(crate) fn drop_registrations(config: &mut Config, found: &[config::Found]) {
 }
 
 /// The config as the event's agent gets it run: without the hooks that
-/// agent runs itself from its own files (`config::agent_own`). What `run`,
+/// agent runs itself from its own files (`install::agent_own`). What `run`,
 /// `serve`, `explain`, `test` and `config` all evaluate.
 pub(crate) fn for_event<'a>(config: &'a Config, event: &Event) -> std::borrow::Cow<'a, Config> {
     for_dialect(config, event.dialect)
@@ -113,7 +113,7 @@ pub(crate) fn for_dialect(
     dialect: crate::dialect::Dialect,
 ) -> std::borrow::Cow<'_, Config> {
     let project = config::project_dir().unwrap_or_default();
-    config::for_agent(
+    crate::install::agent_own::for_agent(
         config,
         dialect,
         &project,

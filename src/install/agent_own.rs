@@ -18,7 +18,7 @@ use crate::agent::Dialect;
 use crate::install::agent::Agent;
 use crate::install::location::{Homes, hook_files};
 
-use super::model::Config;
+use crate::config::Config;
 use crate::diagnostic::{Code, Diagnostic};
 
 /// The config as `run` evaluates it for an event of `dialect`: without the
