@@ -226,14 +226,14 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Claude Code's own settings files that exist, lowest priority first:
-/// the one list of them (`install::location::hook_files`).
+/// the one list of them (`config::claude`, which `install::location` names
+/// for the agents that read them).
 fn claude_layers(project: Option<&Path>) -> Vec<PathBuf> {
     let Some(project) = project else {
         return Vec::new();
     };
-    crate::install::location::hook_files(
-        crate::install::agent::Agent::Claude,
-        project,
-        &crate::install::location::Homes::from_env(),
+    let homes = crate::dirs::Homes::from_env();
+    crate::dirs::existing_files(
+        super::claude::settings_places(project, &homes).chain(super::claude::managed_places()),
     )
 }

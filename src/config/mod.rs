@@ -15,7 +15,9 @@ mod model;
 pub mod own_files;
 pub mod placeholder;
 pub use crate::diagnostic::{Code, Diagnostic, Severity};
-pub use claude::GUARD_EVENTS;
+pub use claude::{
+    GUARD_EVENTS, managed_places as claude_managed_settings, settings_places as claude_settings,
+};
 mod toml_file;
 mod toml_raw;
 mod toml_shape;
@@ -26,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 
-use crate::install::location::Homes;
+use crate::dirs::Homes;
 pub(crate) use discover::same_file;
 pub use discover::{
     Found, Source, discover, discover_for, in_directory, looked_for, paths, project_dir,

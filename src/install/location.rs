@@ -6,32 +6,7 @@ use std::path::{Path, PathBuf};
 use super::agent::Agent;
 use super::agent::Scope;
 
-/// The directories the user's files are found from.
-#[derive(Debug, Clone, Default)]
-pub struct Homes {
-    pub home: Option<PathBuf>,
-    /// `$CLAUDE_CONFIG_DIR`: Claude Code's user directory.
-    pub claude_config_dir: Option<PathBuf>,
-    /// `$CODEX_HOME`: Codex's user directory.
-    pub codex_home: Option<PathBuf>,
-}
-
-impl Homes {
-    /// From the environment.
-    #[must_use]
-    pub fn from_env() -> Homes {
-        let var = |k: &str| {
-            std::env::var_os(k)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        Homes {
-            home: var("HOME"),
-            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
-            codex_home: var("CODEX_HOME"),
-        }
-    }
-}
+pub use crate::dirs::{Homes, HookPlace};
 
 /// The agent's hooks file for the scope; `None` when the user's is asked
 /// for and no home is known, or the local one of an agent that has none
@@ -83,14 +58,6 @@ pub fn backup_of(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// A place an agent reads hooks from by itself: one file, or a directory
-/// whose every `*.json` file it reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookPlace {
-    File(PathBuf),
-    JsonDir(PathBuf),
-}
-
 /// Every place the agent reads hooks from by itself, for a session in
 /// `project`, lowest priority first: the one definition that
 /// `protect-paths` (these files can register hookrun or turn it off) and
@@ -115,23 +82,11 @@ pub enum HookPlace {
 pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace> {
     let file = |p: Option<PathBuf>| p.map(HookPlace::File);
     let home = homes.home.as_deref();
-    let claude_user = homes
-        .claude_config_dir
-        .clone()
-        .or_else(|| home.map(|h| h.join(".claude")))
-        .map(|d| d.join("settings.json"));
-    let claude_project = [
-        project.join(".claude/settings.json"),
-        project.join(".claude/settings.local.json"),
-    ];
     let mut places: Vec<Option<HookPlace>> = Vec::new();
     match agent {
         Agent::Claude => {
-            places.push(file(claude_user));
-            places.extend(claude_project.map(|p| file(Some(p))));
-            let managed = Path::new("/etc/claude-code");
-            places.push(file(Some(managed.join("managed-settings.json"))));
-            places.push(Some(HookPlace::JsonDir(managed.join("managed-settings.d"))));
+            places.extend(crate::config::claude_settings(project, homes).map(Some));
+            places.extend(crate::config::claude_managed_settings().map(Some));
         }
         Agent::Codex => {
             let user = homes
@@ -150,8 +105,7 @@ pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace
         }
         Agent::Cursor => {
             // Cursor's own files rank above Claude Code's; listed lowest first.
-            places.push(file(claude_user));
-            places.extend(claude_project.map(|p| file(Some(p))));
+            places.extend(crate::config::claude_settings(project, homes).map(Some));
             places.push(file(home.map(|h| h.join(".cursor/hooks.json"))));
             places.push(file(Some(project.join(".cursor/hooks.json"))));
         }
@@ -167,23 +121,5 @@ pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace
 /// name: the files the agent reads hooks from today.
 #[must_use]
 pub fn hook_files(agent: Agent, project: &Path, homes: &Homes) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for place in hook_places(agent, project, homes) {
-        match place {
-            HookPlace::File(p) => files.push(p),
-            HookPlace::JsonDir(d) => {
-                let mut inside: Vec<PathBuf> = std::fs::read_dir(&d)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|e| e == "json"))
-                    .collect();
-                inside.sort();
-                files.extend(inside);
-            }
-        }
-    }
-    files.retain(|p| p.is_file());
-    files
+    crate::dirs::existing_files(hook_places(agent, project, homes))
 }
