@@ -23,6 +23,7 @@ fn pipeline(c: &mut Criterion) {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
+        foreign: hookrun::dialect::convert::HOOKS_FILES,
     };
     c.bench_function("load 1000-hook TOML config", |b| {
         b.iter(|| config::load(black_box(std::slice::from_ref(&path)), options).expect("load"))

@@ -37,6 +37,7 @@ pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: args.config_format,
+            foreign: crate::dialect::convert::HOOKS_FILES,
         },
     );
     findings.extend(loaded_findings);
@@ -87,6 +88,7 @@ fn untrusted(paths: &[PathBuf], project_dir: &Path, args: &CheckArgs) -> Vec<Dia
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: args.config_format,
+        foreign: crate::dialect::convert::HOOKS_FILES,
     };
     paths
         .iter()

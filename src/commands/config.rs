@@ -23,6 +23,7 @@ pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
             explicit: !args.configs.is_empty(),
             default_fail_mode: FailMode::Open,
             format: None,
+            foreign: crate::dialect::convert::HOOKS_FILES,
         },
     )?
     .complete()?;

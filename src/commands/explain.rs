@@ -21,6 +21,7 @@ pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
         explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         format: args.config_format,
+        foreign: crate::dialect::convert::HOOKS_FILES,
     };
     let mut config = config::load_found(&found, options)?.complete()?;
     crate::session::drop_registrations(&mut config, &found);

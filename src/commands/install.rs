@@ -44,6 +44,7 @@ pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
             explicit: true,
             default_fail_mode: FailMode::Open,
             format: None,
+            foreign: crate::dialect::convert::HOOKS_FILES,
         },
     )?;
     let (regs, warnings) = crate::install::events::registrations(&config, args.agent);

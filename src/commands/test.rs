@@ -70,6 +70,7 @@ fn run_suite(s: &Suite, args: &TestArgs) -> Vec<CaseResult> {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: args.config_format,
+            foreign: crate::dialect::convert::HOOKS_FILES,
         },
     )
     .map(|mut c| {

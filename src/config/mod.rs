@@ -3,6 +3,8 @@
 //! Two wire formats feed one model: hookrun's TOML (`toml_file.rs`, strict:
 //! unknown keys are errors) and Claude Code's settings JSON (`claude.rs`,
 //! loaded by Claude Code's own lenient rules, with every drop reported).
+//! Other agents' hooks files reach it through the readers the dialect layer
+//! passes in `LoadOptions::foreign` (`foreign.rs` says why).
 //! After loading, nothing invalid can reach the executor: matchers are
 //! compiled, timeouts are durations, commands are non-empty.
 
@@ -34,6 +36,7 @@ pub use discover::{
     Found, Source, discover, discover_for, in_directory, looked_for, paths, project_dir,
     project_file, user_dir,
 };
+pub use foreign::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
 use layer::Layer;
 pub use model::{
     Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
@@ -229,15 +232,15 @@ fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, E
     if is_toml(path, text) {
         return toml_file::load(path, text, options);
     }
-    match crate::dialect::convert::agent_of_file(path, text, options.format) {
+    match options.foreign.agent_of_file(path, text, options.format) {
         Ok(agent) if agent.is_claude_like() => {
             let mut layer = claude::load(path, text, options)?;
-            if crate::dialect::convert::ignores_if(agent) {
+            if options.foreign.ignores_if(agent) {
                 foreign::drop_if(path, text, agent, &mut layer);
             }
             Ok(layer)
         }
-        Ok(agent) => match crate::dialect::convert::read_foreign(text, agent) {
+        Ok(agent) => match options.foreign.read(agent, text) {
             Some(f) => foreign::layer(path, text, f, options),
             None => claude::load(path, text, options),
         },

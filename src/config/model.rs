@@ -320,6 +320,9 @@ pub struct LoadOptions {
     /// `--config-format`: the agent whose format the JSON config files are
     /// in, where path and content cannot say it; `None`: detected.
     pub format: Option<crate::agent::Dialect>,
+    /// The readers of other agents' hooks files (`dialect::HOOKS_FILES`):
+    /// each agent's format is its dialect's knowledge, above config.
+    pub foreign: &'static dyn super::ForeignFiles,
 }
 
 /// Validates a timeout in seconds: positive and finite, capped like Claude

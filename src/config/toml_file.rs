@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::foreign::ForeignFiles;
 use super::layer::Layer;
 use super::model::{
     Action, FailMode, Hook, LoadOptions, Origin, dedup_key, looks_like_millis, timeout_from_secs,
@@ -229,7 +230,9 @@ pub(super) fn load_all(path: &Path, text: &str, options: LoadOptions) -> (Layer,
                 .iter()
                 .map(|e| crate::events::canonical_name(e).to_owned())
                 .collect();
-            if let Some((message, fix)) = events.iter().find_map(|e| not_an_event(e)) {
+            if let Some((message, fix)) =
+                events.iter().find_map(|e| not_an_event(e, options.foreign))
+            {
                 let (line, column) = line_col(text, h.event.span().start);
                 return Err(Error::Config(Box::new(ConfigProblem {
                     code: Code::NoSuchEvent,
@@ -403,7 +406,7 @@ fn unknown_field_fix(message: &str) -> Option<String> {
     crate::suggest::nearest(field, candidates).map(|n| format!("did you mean `{n}`?"))
 }
 
-fn positive_msg(secs: f64) -> String {
+pub(super) fn positive_msg(secs: f64) -> String {
     format!("timeout {secs} is not a positive number of seconds")
 }
 
@@ -415,21 +418,11 @@ fn positive_msg(secs: f64) -> String {
 /// name to write, never guessed: one TOML file means one thing under every
 /// agent. Any other name would match no event of any agent, so its hooks
 /// would silently never run.
-fn not_an_event(name: &str) -> Option<(String, Option<String>)> {
+fn not_an_event(name: &str, foreign: &dyn ForeignFiles) -> Option<(String, Option<String>)> {
     if crate::events::known(name).is_some() || crate::events::PYDANTIC_LIFECYCLE.contains(&name) {
         return None;
     }
-    let tables = [
-        ("Gemini CLI", crate::dialect::gemini::events::EVENTS),
-        ("Cursor", crate::dialect::cursor::events::EVENTS),
-        ("Copilot CLI", crate::dialect::copilot::events::EVENTS),
-    ];
-    let foreign = tables.iter().find_map(|(agent, table)| {
-        table
-            .iter()
-            .find(|(theirs, _)| *theirs == name)
-            .map(|(_, ours)| (*agent, *ours))
-    });
+    let foreign = foreign.model_name_of(name);
     if let Some((agent, ours)) = foreign {
         return Some((
             format!(
@@ -456,6 +449,7 @@ mod tests {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: None,
+            foreign: crate::dialect::convert::HOOKS_FILES,
         }
     }
 

@@ -23,6 +23,7 @@ pub fn load_toml(path: &std::path::Path) -> Result<Config, String> {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
+        foreign: crate::dialect::convert::HOOKS_FILES,
     };
     crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())
 }

@@ -20,6 +20,7 @@ const OPTIONS: LoadOptions = LoadOptions {
     explicit: false,
     default_fail_mode: crate::config::FailMode::Open,
     format: None,
+    foreign: crate::dialect::convert::HOOKS_FILES,
 };
 
 /// D010 for each agent's JSON settings file that does not parse: its

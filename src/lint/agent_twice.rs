@@ -50,6 +50,7 @@ pub(super) fn lint_agent_twice(config: &Config, project_dir: &Path, out: &mut Ve
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: None,
+            foreign: crate::dialect::convert::HOOKS_FILES,
         };
         // A file the agent reads that hookrun cannot: `check` reports it
         // where it is checked; here it only has no commands to compare.

@@ -29,6 +29,7 @@ pub(crate) fn load_config(args: &RunArgs) -> Result<Config, Error> {
         explicit: args.fail_mode.is_some(),
         default_fail_mode: args.fail_mode.unwrap_or(FailMode::Open),
         format: args.config_format,
+        foreign: crate::dialect::convert::HOOKS_FILES,
     };
     let mut config = config::load_found(&found, options)?;
     drop_registrations(&mut config, &found);

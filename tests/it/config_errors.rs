@@ -282,6 +282,7 @@ fn every_layer_that_fails_alone_is_listed_when_layered() {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
+        foreign: hookrun::dialect::convert::HOOKS_FILES,
     };
     let all = config::load_found(&files, options).expect("layered");
     for f in &files {

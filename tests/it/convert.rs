@@ -14,6 +14,7 @@ fn load(path: &Path) -> Config {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: None,
+            foreign: hookrun::dialect::convert::HOOKS_FILES,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -118,6 +119,7 @@ fn valid_configs() -> Vec<PathBuf> {
                     explicit: false,
                     default_fail_mode: FailMode::Open,
                     format: None,
+                    foreign: hookrun::dialect::convert::HOOKS_FILES,
                 },
             );
             findings.extend(hookrun::lint::lint(&loaded, Path::new(".")));

@@ -71,6 +71,7 @@ fn rows(path: &Path) -> Vec<String> {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: None,
+            foreign: hookrun::dialect::convert::HOOKS_FILES,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -232,6 +232,7 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
         explicit: false,
         default_fail_mode: crate::config::FailMode::Open,
         format: None,
+        foreign: crate::dialect::convert::HOOKS_FILES,
     };
     let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;

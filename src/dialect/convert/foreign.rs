@@ -1,5 +1,7 @@
-//! Gemini CLI's, Cursor's and Copilot's hook files as hookrun TOML, with
-//! the JSON key each hook came from.
+//! Gemini CLI's, Cursor's and Copilot's hook files read into the hooks of
+//! hookrun's model (`config::Foreign`, which config validates as it does a
+//! TOML file's), each with the JSON key it came from; and those hooks
+//! written as hookrun TOML for `convert`.
 //!
 //! Units are converted, not copied: Gemini counts timeouts in
 //! **milliseconds** (copying Claude Code's seconds into Gemini's field is a
@@ -10,6 +12,7 @@
 use serde_json::Value;
 
 use crate::agent::Dialect;
+use crate::config::{Foreign, ForeignAction, ForeignHook, Skipped};
 
 fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_owned()).to_string()
@@ -21,31 +24,6 @@ fn secs(v: f64) -> String {
     } else {
         format!("{v}")
     }
-}
-
-/// A foreign agent's hooks file, read for `run`, `check`, `explain` and
-/// `test` as the hookrun TOML it converts to, with where each hook came from.
-#[derive(Debug)]
-pub struct Foreign {
-    /// The agent the file belongs to.
-    pub agent: &'static str,
-    /// The hookrun TOML the file means.
-    pub toml: String,
-    /// The JSON key of each `[[hooks]]` entry of `toml`, in order.
-    pub origins: Vec<String>,
-    /// Entries that could not be carried over.
-    pub skipped: Vec<Skipped>,
-}
-
-/// An entry of another agent's hooks file that is not carried over.
-#[derive(Debug)]
-pub struct Skipped {
-    /// Its JSON key, e.g. `hooks.BeforeTool[0].hooks[1]`.
-    pub key: String,
-    /// Why, e.g. "no `command`: not converted".
-    pub why: String,
-    /// The entry is an event the agent does not know (the agent skips it too).
-    pub unknown_event: bool,
 }
 
 /// An agent's event names, its own → hookrun's.
@@ -96,35 +74,31 @@ fn command_of(agent: Dialect, h: &Value) -> Result<String, String> {
     })
 }
 
-/// The conversion, with the JSON key of each hook written.
-pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, String> {
-    let mut origins = Vec::new();
+/// The hooks of an agent's file, with the JSON key of each.
+pub(super) fn read_hooks(root: &Value, agent: Dialect) -> Result<Foreign, String> {
     let empty = serde_json::Map::new();
     let hooks = match root.get("hooks") {
         None | Some(Value::Null) => &empty,
         Some(Value::Object(hooks)) => hooks,
         Some(_) => return Err("`hooks` is not an object keyed by event name".to_owned()),
     };
-    let mut out = format!(
-        "# Converted from a {} hooks config by `hookrun convert`.\n",
-        agent.as_str()
-    );
-    let mut skipped = Vec::new();
+    let gemini = agent == Dialect::Gemini;
+    let mut file = Foreign {
+        agent,
+        // Gemini matches tool names with an unanchored regex.
+        regex_matchers: gemini,
+        sequential: Vec::new(),
+        hooks: Vec::new(),
+        skipped: Vec::new(),
+    };
     let mut skip = |key: String, why: String, unknown_event: bool| {
-        skipped.push(Skipped {
+        file.skipped.push(Skipped {
             key,
             why,
             unknown_event,
         });
     };
-    let gemini = agent == Dialect::Gemini;
-    if gemini {
-        // Gemini matches tool names with an unanchored regex.
-        out.push_str("\n[defaults]\nmatcher_syntax = \"regex\"\n");
-    }
     let table = events_of(agent);
-    let mut sequential = Vec::new();
-    let mut body = String::new();
     for (event, entries) in hooks {
         let mapped = table.iter().find(|(theirs, _)| theirs == event);
         if mapped.is_none() && crate::events::info(event).is_none() {
@@ -145,7 +119,7 @@ pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, Str
             // handlers directly.
             let (matcher, handlers): (Option<&str>, Vec<&Value>) = if gemini {
                 if group.get("sequential") == Some(&Value::Bool(true)) {
-                    sequential.push(model.to_owned());
+                    file.sequential.push(model.to_owned());
                 }
                 (
                     group.get("matcher").and_then(Value::as_str),
@@ -184,32 +158,15 @@ pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, Str
                         continue;
                     }
                 };
-                body.push_str("\n[[hooks]]\n");
-                origins.push(key.clone());
-                if let Some(n) = h.get("name").and_then(Value::as_str) {
-                    body.push_str(&format!("name = {}\n", toml_string(n)));
-                }
-                body.push_str(&format!("event = {}\n", toml_string(model)));
-                if let Some(m) = matcher
-                    .filter(|m| !m.is_empty())
-                    .or(implied_matcher(agent, event))
-                {
-                    body.push_str(&format!("matcher = {}\n", toml_string(m)));
-                }
                 // `hookrun builtin NAME --options …` is the built-in again.
-                let builtin = super::builtin_cmd::builtin_of(&command);
-                match &builtin {
-                    Some((name, options, mode)) => {
-                        body.push_str(&format!("builtin = {}\n", toml_string(name)));
-                        if let Some(m) = mode {
-                            body.push_str(&format!("mode = {}\n", toml_string(m)));
-                        }
-                        if let Some(o) = options {
-                            body.push_str(&format!("options = {o}\n"));
-                        }
-                    }
-                    None => body.push_str(&format!("command = {}\n", toml_string(&command))),
-                }
+                let action = match super::builtin_cmd::builtin_of(&command) {
+                    Some((name, options, mode)) => ForeignAction::Builtin {
+                        name,
+                        options,
+                        mode,
+                    },
+                    None => ForeignAction::Command(command),
+                };
                 let timeout = match agent {
                     Dialect::Gemini => h
                         .get("timeout")
@@ -219,39 +176,91 @@ pub(super) fn convert_hooks(root: &Value, agent: Dialect) -> Result<Foreign, Str
                     Dialect::Copilot => h.get("timeoutSec").and_then(Value::as_f64).or(Some(30.0)),
                     _ => h.get("timeout").and_then(Value::as_f64),
                 };
-                if let Some(t) = timeout {
-                    body.push_str(&format!("timeout = {}\n", secs(t)));
-                }
-                if h.get("failClosed") == Some(&Value::Bool(true)) {
-                    body.push_str("fail_mode = \"closed\"\n");
-                }
-                if let Some(env) = h.get("env").and_then(Value::as_object) {
-                    let pairs: Vec<String> = env
-                        .iter()
-                        .filter_map(|(k, v)| {
-                            v.as_str()
-                                .map(|v| format!("{} = {}", toml_string(k), toml_string(v)))
-                        })
-                        .collect();
-                    body.push_str(&format!("env = {{ {} }}\n", pairs.join(", ")));
-                }
-                // The script expects its own agent's payload and answers (a
-                // built-in reads hookrun's model).
-                if builtin.is_none() {
-                    body.push_str(&format!("input = \"{}\"\n", agent.as_str()));
-                }
+                let env = h
+                    .get("env")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                    .collect();
+                file.hooks.push(ForeignHook {
+                    key,
+                    name: h.get("name").and_then(Value::as_str).map(str::to_owned),
+                    event: model.to_owned(),
+                    matcher: matcher
+                        .filter(|m| !m.is_empty())
+                        .or(implied_matcher(agent, event))
+                        .map(str::to_owned),
+                    action,
+                    timeout,
+                    fail_closed: h.get("failClosed") == Some(&Value::Bool(true)),
+                    env,
+                });
             }
         }
     }
-    sequential.dedup();
-    for e in sequential {
+    file.sequential.dedup();
+    Ok(file)
+}
+
+/// The hooks of an agent's file written as hookrun TOML (`convert`).
+pub(super) fn to_toml(file: &Foreign) -> String {
+    let mut out = format!(
+        "# Converted from a {} hooks config by `hookrun convert`.\n",
+        file.agent.as_str()
+    );
+    if file.regex_matchers {
+        out.push_str("\n[defaults]\nmatcher_syntax = \"regex\"\n");
+    }
+    for e in &file.sequential {
         out.push_str(&format!("\n[events.{e}]\norder = \"sequential\"\n"));
     }
-    out.push_str(&body);
-    Ok(Foreign {
-        agent: agent.as_str(),
-        toml: out,
-        origins,
-        skipped,
-    })
+    for h in &file.hooks {
+        out.push_str("\n[[hooks]]\n");
+        if let Some(n) = &h.name {
+            out.push_str(&format!("name = {}\n", toml_string(n)));
+        }
+        out.push_str(&format!("event = {}\n", toml_string(&h.event)));
+        if let Some(m) = &h.matcher {
+            out.push_str(&format!("matcher = {}\n", toml_string(m)));
+        }
+        match &h.action {
+            ForeignAction::Builtin {
+                name,
+                options,
+                mode,
+            } => {
+                out.push_str(&format!("builtin = {}\n", toml_string(name)));
+                if let Some(m) = mode {
+                    out.push_str(&format!("mode = {}\n", toml_string(m)));
+                }
+                if let Some(o) = options {
+                    out.push_str(&format!("options = {o}\n"));
+                }
+            }
+            ForeignAction::Command(command) => {
+                out.push_str(&format!("command = {}\n", toml_string(command)));
+            }
+        }
+        if let Some(t) = h.timeout {
+            out.push_str(&format!("timeout = {}\n", secs(t)));
+        }
+        if h.fail_closed {
+            out.push_str("fail_mode = \"closed\"\n");
+        }
+        if !h.env.is_empty() {
+            let pairs: Vec<String> = h
+                .env
+                .iter()
+                .map(|(k, v)| format!("{} = {}", toml_string(k), toml_string(v)))
+                .collect();
+            out.push_str(&format!("env = {{ {} }}\n", pairs.join(", ")));
+        }
+        // The script expects its own agent's payload and answers (a
+        // built-in reads hookrun's model).
+        if matches!(h.action, ForeignAction::Command(_)) {
+            out.push_str(&format!("input = \"{}\"\n", file.agent.as_str()));
+        }
+    }
+    out
 }

@@ -1,5 +1,7 @@
-//! Reading other agents' hook files: which agent a file belongs to
-//! (`detect`) and the hookrun TOML it means (`foreign`). hookrun TOML to
+//! Reading and writing agents' hook files: which agent a file belongs to
+//! (`detect`), the hooks another agent's file holds (`foreign`, which
+//! config reads through [`HOOKS_FILES`] and `convert` writes as TOML), and
+//! Claude Code's settings ⇄ hookrun TOML (`claude`). hookrun TOML to
 //! Gemini's settings is `gemini::settings`; Codex's `hooks.json` has Claude
 //! Code's shape and is read as Claude Code settings are.
 
@@ -11,9 +13,11 @@ mod foreign;
 pub use builtin_cmd::builtin_of;
 pub use claude::{builtin_line, claude_to_toml, exec_line, toml_to_claude};
 pub use detect::{agent_of_file, agent_of_path, ignores_if};
-pub use foreign::{Foreign, Skipped};
 
 use serde_json::Value;
+
+use crate::agent::Dialect;
+use crate::config::{Foreign, ForeignFiles};
 
 /// The result of a conversion: the new text and what could not be carried.
 #[derive(Debug, Clone)]
@@ -26,9 +30,9 @@ pub struct Converted {
 ///
 /// # Errors
 /// The file is not such a config.
-pub fn to_toml(root: &Value, agent: crate::agent::Dialect) -> Result<Converted, String> {
-    foreign::convert_hooks(root, agent).map(|f| Converted {
-        text: f.toml,
+pub fn to_toml(root: &Value, agent: Dialect) -> Result<Converted, String> {
+    foreign::read_hooks(root, agent).map(|f| Converted {
+        text: foreign::to_toml(&f),
         warnings: f
             .skipped
             .iter()
@@ -37,12 +41,44 @@ pub fn to_toml(root: &Value, agent: crate::agent::Dialect) -> Result<Converted, 
     })
 }
 
-/// Reads a JSON hooks file of an agent whose format is not Claude Code's
-/// (Gemini CLI's settings, Cursor's `hooks.json`, Copilot's hook files) as
-/// the hookrun TOML it means; `None` for text that is not JSON (the Claude
-/// Code reader reports where it breaks).
-#[must_use]
-pub fn read_foreign(text: &str, agent: crate::agent::Dialect) -> Option<Result<Foreign, String>> {
-    let root: Value = serde_json::from_str(text).ok()?;
-    Some(foreign::convert_hooks(&root, agent))
+/// The readers of other agents' hooks files that config loads with
+/// (`config::LoadOptions::foreign`).
+pub static HOOKS_FILES: &dyn ForeignFiles = &Readers;
+
+/// This layer's answers to config's questions about other agents' files.
+struct Readers;
+
+impl ForeignFiles for Readers {
+    fn agent_of_file(
+        &self,
+        path: &std::path::Path,
+        text: &str,
+        forced: Option<Dialect>,
+    ) -> Result<Dialect, String> {
+        agent_of_file(path, text, forced)
+    }
+
+    fn ignores_if(&self, agent: Dialect) -> bool {
+        ignores_if(agent)
+    }
+
+    fn read(&self, agent: Dialect, text: &str) -> Option<Result<Foreign, String>> {
+        let root: Value = serde_json::from_str(text).ok()?;
+        Some(foreign::read_hooks(&root, agent))
+    }
+
+    fn model_name_of(&self, name: &str) -> Option<(&'static str, &'static str)> {
+        [
+            ("Gemini CLI", crate::dialect::gemini::events::EVENTS),
+            ("Cursor", crate::dialect::cursor::events::EVENTS),
+            ("Copilot CLI", crate::dialect::copilot::events::EVENTS),
+        ]
+        .into_iter()
+        .find_map(|(agent, table)| {
+            table
+                .iter()
+                .find(|(theirs, _)| *theirs == name)
+                .map(|(_, ours)| (agent, *ours))
+        })
+    }
 }
