@@ -2,7 +2,7 @@
 //! log, scripts, test fixtures) are resolved from, and the user's
 //! directories (and their places) that agents' hooks files are found in.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The directory of a path, for project-relative defaults.
 #[must_use]
@@ -69,4 +69,32 @@ pub fn existing_files(places: impl IntoIterator<Item = HookPlace>) -> Vec<PathBu
     }
     files.retain(|p| p.is_file());
     files
+}
+
+/// Claude Code's user, project and local settings files, lowest priority
+/// first, whether or not they exist: the layers config discovers, and
+/// places Cursor reads too (here, below both, so that config and install
+/// name one list).
+pub fn claude_settings(project: &Path, homes: &Homes) -> impl Iterator<Item = HookPlace> {
+    let user = homes
+        .claude_config_dir
+        .clone()
+        .or_else(|| homes.home.as_ref().map(|h| h.join(".claude")))
+        .map(|d| d.join("settings.json"));
+    user.into_iter()
+        .chain([
+            project.join(".claude/settings.json"),
+            project.join(".claude/settings.local.json"),
+        ])
+        .map(HookPlace::File)
+}
+
+/// Claude Code's managed settings, which rank above every other file.
+pub fn claude_managed_settings() -> impl Iterator<Item = HookPlace> {
+    let managed = Path::new("/etc/claude-code");
+    [
+        HookPlace::File(managed.join("managed-settings.json")),
+        HookPlace::JsonDir(managed.join("managed-settings.d")),
+    ]
+    .into_iter()
 }

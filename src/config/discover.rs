@@ -226,14 +226,14 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Claude Code's own settings files that exist, lowest priority first:
-/// the one list of them (`config::claude`, which `install::location` names
-/// for the agents that read them).
+/// the one list of them (`dirs`, which `install::location` names for the
+/// agents that read them).
 fn claude_layers(project: Option<&Path>) -> Vec<PathBuf> {
     let Some(project) = project else {
         return Vec::new();
     };
     let homes = crate::dirs::Homes::from_env();
     crate::dirs::existing_files(
-        super::claude::settings_places(project, &homes).chain(super::claude::managed_places()),
+        crate::dirs::claude_settings(project, &homes).chain(crate::dirs::claude_managed_settings()),
     )
 }

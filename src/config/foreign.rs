@@ -2,15 +2,7 @@
 //! settings, Cursor's and Copilot's hook files as the hooks their readers
 //! find in them, and Codex's Claude-shaped file without the `if` it ignores.
 //!
-//! Which agent a file belongs to and what its entries mean is each agent's
-//! own knowledge, kept with its dialect, which sits above config (it
-//! renders decisions, reads runs, and loads configs itself). So config
-//! defines what it needs of such a reader ([`ForeignFiles`]) and the
-//! dialect layer supplies it in [`LoadOptions`]: dependency inversion, with
-//! no registration at a distance and nothing global, so every caller of
-//! `config::load` says which readers it loads with. What a reader finds is
-//! plain data ([`Foreign`]), validated here into hooks exactly as a TOML
-//! file's are, each pointed at its key and line in the original file.
+//! The readers are the dialect layer's (`readers.rs` says why).
 
 use std::path::Path;
 
@@ -18,8 +10,10 @@ use super::json_locate;
 use super::layer::Layer;
 use super::model::LoadOptions;
 use super::model::{
-    Action, FailMode, Hook, Order, Origin, dedup_key, looks_like_millis, timeout_from_secs,
+    Action, FailMode, Hook, Order, Origin, dedup_key, looks_like_millis, positive_msg,
+    timeout_from_secs,
 };
+use super::readers::{Foreign, ForeignAction, ForeignHook};
 use crate::agent::Dialect;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::error::Error;
@@ -46,101 +40,6 @@ pub(super) fn drop_if(path: &Path, text: &str, agent: Dialect, layer: &mut Layer
             );
         }
     }
-}
-
-/// What config needs of the readers of other agents' hooks files.
-pub trait ForeignFiles: Sync {
-    /// The agent whose format a JSON hooks file is in: `forced`
-    /// (`--config-format`), else what its path or content says; Claude
-    /// Code's shape when nothing says otherwise.
-    ///
-    /// # Errors
-    /// The content fits several formats, or the agent has no hooks file.
-    fn agent_of_file(
-        &self,
-        path: &Path,
-        text: &str,
-        forced: Option<Dialect>,
-    ) -> Result<Dialect, String>;
-
-    /// Whether an agent whose file has Claude Code's shape ignores `if`.
-    fn ignores_if(&self, agent: Dialect) -> bool;
-
-    /// The hooks in a file of an agent whose format is not Claude Code's;
-    /// `None` for text that is not JSON (the Claude Code reader reports
-    /// where it breaks).
-    fn read(&self, agent: Dialect, text: &str) -> Option<Result<Foreign, String>>;
-
-    /// The agent (as its users name it) whose own name for an event of the
-    /// model `name` is, and the model's name: what a TOML file that names
-    /// an event so is told to write instead.
-    fn model_name_of(&self, name: &str) -> Option<(&'static str, &'static str)>;
-}
-
-impl std::fmt::Debug for dyn ForeignFiles {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ForeignFiles")
-    }
-}
-
-/// A foreign agent's hooks file as its reader found it: for `run`,
-/// `check`, `explain` and `test` the hooks of the model, for `convert` the
-/// hookrun TOML they are written as.
-#[derive(Debug)]
-pub struct Foreign {
-    /// The agent the file belongs to.
-    pub agent: Dialect,
-    /// Its matchers are regexes (Gemini CLI's unanchored ones).
-    pub regex_matchers: bool,
-    /// Events (the model's names) whose hooks the agent runs one after
-    /// another.
-    pub sequential: Vec<String>,
-    /// The hooks, in file order.
-    pub hooks: Vec<ForeignHook>,
-    /// Entries that could not be carried over.
-    pub skipped: Vec<Skipped>,
-}
-
-/// One hook of another agent's file, in the model's terms.
-#[derive(Debug)]
-pub struct ForeignHook {
-    /// Its JSON key, e.g. `hooks.BeforeTool[0].hooks[1]`.
-    pub key: String,
-    pub name: Option<String>,
-    /// The model's name of its event.
-    pub event: String,
-    pub matcher: Option<String>,
-    pub action: ForeignAction,
-    /// In seconds; `None`: the event's default.
-    pub timeout: Option<f64>,
-    /// The agent blocks when the hook fails (Cursor's `failClosed`).
-    pub fail_closed: bool,
-    pub env: Vec<(String, String)>,
-}
-
-/// What one hook runs.
-#[derive(Debug)]
-pub enum ForeignAction {
-    /// A shell command, which expects its agent's payload and answers.
-    Command(String),
-    /// `hookrun builtin NAME …`: the built-in again (reading the model);
-    /// its options and its mode unless `enforce`.
-    Builtin {
-        name: String,
-        options: Option<toml::Value>,
-        mode: Option<String>,
-    },
-}
-
-/// An entry of another agent's hooks file that is not carried over.
-#[derive(Debug)]
-pub struct Skipped {
-    /// Its JSON key, e.g. `hooks.BeforeTool[0].hooks[1]`.
-    pub key: String,
-    /// Why, e.g. "no `command`: not converted".
-    pub why: String,
-    /// The entry is an event the agent does not know (the agent skips it too).
-    pub unknown_event: bool,
 }
 
 /// Another agent's hooks file (Gemini CLI's settings, Cursor's and
@@ -318,13 +217,10 @@ fn hook(
         None => None,
     };
     let timeout = match h.timeout {
-        Some(secs) => Some(timeout_from_secs(secs).ok_or_else(|| {
-            fail(
-                Code::BadTimeout,
-                super::toml_file::positive_msg(secs),
-                ".timeout",
-            )
-        })?),
+        Some(secs) => Some(
+            timeout_from_secs(secs)
+                .ok_or_else(|| fail(Code::BadTimeout, positive_msg(secs), ".timeout"))?,
+        ),
         None => None,
     };
     let input = matches!(h.action, ForeignAction::Command(_)).then_some(file.agent);

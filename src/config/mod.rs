@@ -4,7 +4,7 @@
 //! unknown keys are errors) and Claude Code's settings JSON (`claude.rs`,
 //! loaded by Claude Code's own lenient rules, with every drop reported).
 //! Other agents' hooks files reach it through the readers the dialect layer
-//! passes in `LoadOptions::foreign` (`foreign.rs` says why).
+//! passes in `LoadOptions::foreign` (`readers.rs` says why).
 //! After loading, nothing invalid can reach the executor: matchers are
 //! compiled, timeouts are durations, commands are non-empty.
 
@@ -16,10 +16,9 @@ mod layer;
 mod model;
 pub mod own_files;
 pub mod placeholder;
+mod readers;
 pub use crate::diagnostic::{Code, Diagnostic, Severity};
-pub use claude::{
-    GUARD_EVENTS, managed_places as claude_managed_settings, settings_places as claude_settings,
-};
+pub use claude::GUARD_EVENTS;
 mod toml_file;
 mod toml_raw;
 mod toml_shape;
@@ -36,12 +35,12 @@ pub use discover::{
     Found, Source, discover, discover_for, in_directory, looked_for, paths, project_dir,
     project_file, user_dir,
 };
-pub use foreign::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
 use layer::Layer;
 pub use model::{
     Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
 };
 use own_files::{OwnFiles, Sources};
+pub use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
 /// Loads and layers config files in order, as Claude Code does: hook lists
 /// appended, `disableAllHooks` takes the last value set, dedup happens per
 /// event (docs/configuration.md).

@@ -322,7 +322,7 @@ pub struct LoadOptions {
     pub format: Option<crate::agent::Dialect>,
     /// The readers of other agents' hooks files (`dialect::HOOKS_FILES`):
     /// each agent's format is its dialect's knowledge, above config.
-    pub foreign: &'static dyn super::ForeignFiles,
+    pub foreign: &'static dyn super::readers::ForeignFiles,
 }
 
 /// Validates a timeout in seconds: positive and finite, capped like Claude
@@ -332,6 +332,11 @@ pub(super) fn timeout_from_secs(secs: f64) -> Option<Duration> {
         return None;
     }
     Some(Duration::from_secs_f64(secs.min(2_147_483.647)))
+}
+
+/// Why a timeout is refused.
+pub(super) fn positive_msg(secs: f64) -> String {
+    format!("timeout {secs} is not a positive number of seconds")
 }
 
 /// A seconds value this large was most likely meant as milliseconds.

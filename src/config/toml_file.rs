@@ -5,11 +5,12 @@
 
 use std::path::Path;
 
-use super::foreign::ForeignFiles;
 use super::layer::Layer;
 use super::model::{
-    Action, FailMode, Hook, LoadOptions, Origin, dedup_key, looks_like_millis, timeout_from_secs,
+    Action, FailMode, Hook, LoadOptions, Origin, dedup_key, looks_like_millis, positive_msg,
+    timeout_from_secs,
 };
+use super::readers::ForeignFiles;
 use super::toml_raw::{OnFailure, OneOrMany, RawFile, RawHook};
 use super::toml_shape;
 use crate::diagnostic::{Code, Diagnostic};
@@ -404,10 +405,6 @@ fn unknown_field_fix(message: &str) -> Option<String> {
     let (field, expected) = rest.split_once('`')?;
     let candidates: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
     crate::suggest::nearest(field, candidates).map(|n| format!("did you mean `{n}`?"))
-}
-
-pub(super) fn positive_msg(secs: f64) -> String {
-    format!("timeout {secs} is not a positive number of seconds")
 }
 
 /// Why `name` cannot be an event of hookrun's TOML, and the fix: TOML

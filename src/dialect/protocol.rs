@@ -5,7 +5,6 @@ use serde_json::{Map, Value};
 use crate::agent::Dialect;
 use crate::answer::Answer;
 use crate::decision::Decision;
-use crate::dialect::convert::Converted;
 use crate::event::Event;
 use crate::events::Family;
 use crate::exec::HookRun;
@@ -134,6 +133,13 @@ pub fn plain_block(message: &str) -> Rendered {
 
 /// Converts the hookrun TOML config at a path into an agent's hooks file.
 pub type HooksFileWriter = fn(&std::path::Path) -> Result<Converted, String>;
+
+/// The result of a conversion: the new text and what could not be carried.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
 
 /// What reading a hook's run may depend on besides the run itself.
 #[derive(Debug, Clone, Copy)]

@@ -85,8 +85,8 @@ pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace
     let mut places: Vec<Option<HookPlace>> = Vec::new();
     match agent {
         Agent::Claude => {
-            places.extend(crate::config::claude_settings(project, homes).map(Some));
-            places.extend(crate::config::claude_managed_settings().map(Some));
+            places.extend(crate::dirs::claude_settings(project, homes).map(Some));
+            places.extend(crate::dirs::claude_managed_settings().map(Some));
         }
         Agent::Codex => {
             let user = homes
@@ -105,7 +105,7 @@ pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace
         }
         Agent::Cursor => {
             // Cursor's own files rank above Claude Code's; listed lowest first.
-            places.extend(crate::config::claude_settings(project, homes).map(Some));
+            places.extend(crate::dirs::claude_settings(project, homes).map(Some));
             places.push(file(home.map(|h| h.join(".cursor/hooks.json"))));
             places.push(file(Some(project.join(".cursor/hooks.json"))));
         }

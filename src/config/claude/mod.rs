@@ -24,35 +24,8 @@ use entry::{Ctx, Problem, wrong_type};
 use super::layer::Layer;
 use super::model::{LoadOptions, PluginSwitch};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::dirs::{Homes, HookPlace};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::wording::kind_of;
-
-/// Claude Code's user, project and local settings files, lowest priority
-/// first, whether or not they exist (Cursor reads them too).
-pub fn settings_places(project: &Path, homes: &Homes) -> impl Iterator<Item = HookPlace> {
-    let user = homes
-        .claude_config_dir
-        .clone()
-        .or_else(|| homes.home.as_ref().map(|h| h.join(".claude")))
-        .map(|d| d.join("settings.json"));
-    user.into_iter()
-        .chain([
-            project.join(".claude/settings.json"),
-            project.join(".claude/settings.local.json"),
-        ])
-        .map(HookPlace::File)
-}
-
-/// Claude Code's managed settings, which rank above every other file.
-pub fn managed_places() -> impl Iterator<Item = HookPlace> {
-    let managed = Path::new("/etc/claude-code");
-    [
-        HookPlace::File(managed.join("managed-settings.json")),
-        HookPlace::JsonDir(managed.join("managed-settings.d")),
-    ]
-    .into_iter()
-}
 
 /// Events where one invalid entry invalidates the whole settings file.
 pub const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];

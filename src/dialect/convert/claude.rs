@@ -15,7 +15,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{Converted, builtin_of};
+use super::builtin_cmd::builtin_of;
+use crate::dialect::protocol::Converted;
 
 #[derive(Debug, Serialize)]
 struct TomlDoc {
@@ -232,7 +233,7 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
         explicit: false,
         default_fail_mode: crate::config::FailMode::Open,
         format: None,
-        foreign: crate::dialect::convert::HOOKS_FILES,
+        foreign: super::readers::HOOKS_FILES,
     };
     let config = crate::config::load(&[path.to_owned()], options).map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;

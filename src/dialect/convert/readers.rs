@@ -1,0 +1,50 @@
+//! The readers of other agents' hooks files, as config asks for them
+//! (`config::ForeignFiles`): which agent a file is, the hooks in it, and
+//! the agents' own names for the model's events.
+
+use serde_json::Value;
+
+use crate::agent::Dialect;
+use crate::config::{Foreign, ForeignFiles};
+
+/// The readers of other agents' hooks files that config loads with
+/// (`config::LoadOptions::foreign`).
+pub static HOOKS_FILES: &dyn ForeignFiles = &Readers;
+
+/// This layer's answers to config's questions about other agents' files.
+struct Readers;
+
+impl ForeignFiles for Readers {
+    fn agent_of_file(
+        &self,
+        path: &std::path::Path,
+        text: &str,
+        forced: Option<Dialect>,
+    ) -> Result<Dialect, String> {
+        super::detect::agent_of_file(path, text, forced)
+    }
+
+    fn ignores_if(&self, agent: Dialect) -> bool {
+        super::detect::ignores_if(agent)
+    }
+
+    fn read(&self, agent: Dialect, text: &str) -> Option<Result<Foreign, String>> {
+        let root: Value = serde_json::from_str(text).ok()?;
+        Some(super::foreign::read_hooks(&root, agent))
+    }
+
+    fn model_name_of(&self, name: &str) -> Option<(&'static str, &'static str)> {
+        [
+            ("Gemini CLI", crate::dialect::gemini::events::EVENTS),
+            ("Cursor", crate::dialect::cursor::events::EVENTS),
+            ("Copilot CLI", crate::dialect::copilot::events::EVENTS),
+        ]
+        .into_iter()
+        .find_map(|(agent, table)| {
+            table
+                .iter()
+                .find(|(theirs, _)| *theirs == name)
+                .map(|(_, ours)| (agent, *ours))
+        })
+    }
+}
