@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::event::Event;
 
-/// Generates the dialects' `mod` lines and `REGISTRY` from the one list in `id`.
+/// Generates the dialects' `mod` lines and `REGISTRY` from the one list in `crate::agent`.
 macro_rules! define_registry {
     ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal;)*) => {
         $(pub mod $module;)*
