@@ -3,7 +3,7 @@
 //! config path and every `$HOOKRUN_CONFIG` file (read or not yet
 //! existing), the trust list (`config::trust`), the audit log and the audit
 //! key file, and every file an agent reads hooks from
-//! (`install::location::hook_places`): Claude Code's user, project, local
+//! (`agent::location::hook_places`): Claude Code's user, project, local
 //! and managed settings (a `disableAllHooks` in any of them turns off a
 //! hookrun registered in another), Codex's `hooks.json` and `config.toml`,
 //! Gemini CLI's settings, Cursor's `hooks.json` and Copilot's hooks
@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 
 use hookrun_guards::protect_paths::own_files::{OwnFiles as Listed, OwnKind};
 
-use crate::install::agent::Agent;
-use crate::install::location::{Homes, HookPlace, hook_places};
+use crate::agent::Agent;
+use crate::agent::location::{Homes, HookPlace, hook_places};
 
 /// hookrun's own files, as known when the config was loaded.
 #[derive(Debug, Clone, Default)]

@@ -12,7 +12,7 @@ pub mod agent;
 pub mod agent_own;
 pub mod events;
 pub mod fail_safe;
-pub mod location;
+pub use crate::agent::location;
 pub mod portable;
 pub(crate) mod program;
 pub mod shape;

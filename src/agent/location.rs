@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::agent::Agent;
-use super::agent::Scope;
+use super::installable::{Agent, Scope};
 
 pub use crate::dirs::{Homes, HookPlace};
 
