@@ -73,13 +73,7 @@ impl OwnFiles {
         for (path, kind) in &self.files {
             all.add(path, *kind);
         }
-        for agent in [
-            Agent::Claude,
-            Agent::Codex,
-            Agent::Gemini,
-            Agent::Cursor,
-            Agent::Copilot,
-        ] {
+        for agent in Agent::ALL {
             for place in hook_places(agent, project, &self.homes) {
                 match place {
                     HookPlace::File(p) => all.add(&p, OwnKind::AgentSettings),
