@@ -290,12 +290,8 @@ impl Config {
     /// What the built-in guards are told besides the event: the project
     /// directory and hookrun's own files.
     #[must_use]
-    pub fn guard_context<'a>(&self, project: &'a Path) -> hookrun_guards::Context<'a> {
-        hookrun_guards::Context {
-            project,
-            own: self.own_files.for_project(project),
-            now: crate::clock::now_rfc3339,
-        }
+    pub fn guard_context<'a>(&'a self, project: &'a Path) -> hookrun_guards::Context<'a> {
+        hookrun_guards::Context::new(project, crate::clock::now_rfc3339).with_own(&self.own_files)
     }
 
     /// The order of an event's hooks.

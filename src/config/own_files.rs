@@ -11,7 +11,7 @@
 //!
 //! The loaded files are gathered once when the config is loaded
 //! ([`OwnFiles::gather`]); the agents' project files are named from the
-//! event's project directory at judge time ([`OwnFiles::for_project`]),
+//! event's project directory when a guard first asks (`OwnSource`),
 //! and the guard gets the resulting list as data.
 
 use std::path::{Path, PathBuf};
@@ -62,13 +62,14 @@ impl OwnFiles {
         files.extend(s.audit_key.map(|p| (cwd.join(p), OwnKind::AuditKey)));
         OwnFiles { files, homes }
     }
+}
 
+impl hookrun_guards::OwnSource for OwnFiles {
     /// Every own file for an event in `project`: the loaded ones and every
     /// place each agent reads hooks from, a directory standing for each
     /// file in it. Claude Code's JSON layers may also be among the configs;
     /// the first kind listed wins.
-    #[must_use]
-    pub fn for_project(&self, project: &Path) -> Listed {
+    fn own_files(&self, project: &Path) -> Listed {
         let mut all = Listed::new(self.homes.home.clone());
         for (path, kind) in &self.files {
             all.add(path, *kind);

@@ -41,17 +41,37 @@ impl<'a> Call<'a> {
     }
 }
 
+/// Where a guard gets hookrun's own files for a project from: the engine
+/// knows where its config, trust list, audit files and the agents' settings
+/// live; the guards only match paths against the list.
+pub trait OwnSource: Sync {
+    /// hookrun's own files for an event in `project`.
+    fn own_files(&self, project: &Path) -> OwnFiles;
+}
+
 /// What a guard knows of the run besides the call: the project directory,
 /// hookrun's own files (its config, trust list, audit files, the agent
-/// settings that register it), as the engine gathered them for this
-/// project, and the clock, which only `log-tools` reads.
-#[derive(Debug, Clone)]
+/// settings that register it), and the clock, which only `log-tools` reads.
+///
+/// The own files are gathered on first use ([`Context::own`]): only
+/// `protect-paths` judging a path asks, so the other guards, and events it
+/// passes at once, never pay for the list.
 pub struct Context<'a> {
     pub project: &'a Path,
-    pub own: OwnFiles,
     /// The time now, as RFC 3339 text; injected so that the guards keep no
     /// clock of their own and tests can fix it.
     pub now: fn() -> String,
+    source: Option<&'a dyn OwnSource>,
+    own: std::cell::OnceCell<OwnFiles>,
+}
+
+impl std::fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("project", &self.project)
+            .field("own", &self.own.get())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Context<'a> {
@@ -60,9 +80,26 @@ impl<'a> Context<'a> {
     pub fn new(project: &'a Path, now: fn() -> String) -> Self {
         Context {
             project,
-            own: OwnFiles::default(),
             now,
+            source: None,
+            own: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The same context, with hookrun's own files taken from `source`.
+    #[must_use]
+    pub fn with_own(mut self, source: &'a dyn OwnSource) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// hookrun's own files for this project, gathered on the first call.
+    #[must_use]
+    pub fn own(&self) -> &OwnFiles {
+        self.own.get_or_init(|| {
+            self.source
+                .map_or_else(OwnFiles::default, |s| s.own_files(self.project))
+        })
     }
 }
 

@@ -49,7 +49,7 @@ mod command;
 pub mod glob;
 mod guard;
 
-pub use guard::{Call, Canary, CanaryTool, Context, Entry, Expect, Guard, Verdict};
+pub use guard::{Call, Canary, CanaryTool, Context, Entry, Expect, Guard, OwnSource, Verdict};
 pub use protect_paths::own_files::{OwnFiles, OwnKind};
 
 /// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one

@@ -226,11 +226,11 @@ pub const ENTRY: Entry = Entry {
 
 impl Guard for ProtectPaths {
     fn evaluate(&self, call: &Call<'_>, ctx: &Context<'_>) -> Verdict {
-        let (project, own) = (ctx.project, &ctx.own);
-        let judging = Judging { guard: self, own };
         if !matches!(call.event, "PreToolUse" | "PermissionRequest") {
             return Verdict::Pass;
         }
+        let (project, own) = (ctx.project, ctx.own());
+        let judging = Judging { guard: self, own };
         let tool = call.tool.to_ascii_lowercase();
         if SHELL_TOOLS.contains(&tool.as_str()) {
             if !self.shell {
