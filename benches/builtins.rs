@@ -7,11 +7,11 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hookrun::builtin::{Builtin, Mode};
+use hookrun::internals::builtin::{Builtin, Mode};
 use hookrun_guards::Context;
 
-fn event(json: &str) -> hookrun::event::Event {
-    hookrun::dialect::read_event(json.as_bytes(), None).expect("event")
+fn event(json: &str) -> hookrun::internals::event::Event {
+    hookrun::internals::dialect::read_event(json.as_bytes(), None).expect("event")
 }
 
 /// Commands of the kind agents run all day (one iteration of the `typical`

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hookrun::config::{self, FailMode, LoadOptions};
+use hookrun::internals::config::{self, FailMode, LoadOptions};
 
 fn pipeline(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -23,41 +23,41 @@ fn pipeline(c: &mut Criterion) {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
-        foreign: hookrun::dialect::convert::HOOKS_FILES,
+        foreign: hookrun::internals::convert::HOOKS_FILES,
     };
     c.bench_function("load 1000-hook TOML config", |b| {
         b.iter(|| config::load(black_box(std::slice::from_ref(&path)), options).expect("load"))
     });
 
     let config = config::load(std::slice::from_ref(&path), options).expect("load");
-    let event = hookrun::dialect::read_event(
+    let event = hookrun::internals::dialect::read_event(
         br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
         None,
     )
     .expect("event");
     c.bench_function("select 1 of 1000 hooks", |b| {
-        b.iter(|| hookrun::select::select(black_box(&config), black_box(&event)))
+        b.iter(|| hookrun::internals::select::select(black_box(&config), black_box(&event)))
     });
 
-    let answers: Vec<hookrun::answer::Answer> = (0..10)
+    let answers: Vec<hookrun::internals::answer::Answer> = (0..10)
         .map(|i| {
             let out = format!(r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"{}","additionalContext":"c{i}"}}}}"#, if i == 7 { "deny" } else { "allow" });
-            let run = hookrun::exec::HookRun {
-                status: hookrun::exec::RunStatus::Exited(0),
-                stdout: hookrun::exec::Captured { bytes: out.into_bytes(), dropped: 0 },
-                stderr: hookrun::exec::Captured::default(),
+            let run = hookrun::internals::exec::HookRun {
+                status: hookrun::internals::exec::RunStatus::Exited(0),
+                stdout: hookrun::internals::exec::Captured { bytes: out.into_bytes(), dropped: 0 },
+                stderr: hookrun::internals::exec::Captured::default(),
                 leaked: false,
                 duration: std::time::Duration::from_millis(1),
                 pid: None,
                 in_process: false,
             };
-            hookrun::answer::classify("PreToolUse", "cmd", &run)
+            hookrun::internals::answer::classify("PreToolUse", "cmd", &run)
         })
         .collect();
-    let inputs: Vec<hookrun::decision::Input<'_>> = answers
+    let inputs: Vec<hookrun::internals::decision::Input<'_>> = answers
         .iter()
         .enumerate()
-        .map(|(i, a)| hookrun::decision::Input {
+        .map(|(i, a)| hookrun::internals::decision::Input {
             name: format!("h{i}"),
             label: format!("h{i}"),
             fail_mode: FailMode::Open,
@@ -66,9 +66,9 @@ fn pipeline(c: &mut Criterion) {
         .collect();
     c.bench_function("merge 10 answers", |b| {
         b.iter(|| {
-            hookrun::decision::merge(
+            hookrun::internals::decision::merge(
                 "PreToolUse",
-                hookrun::events::Family::PreTool,
+                hookrun::internals::events::Family::PreTool,
                 black_box(&event.fields),
                 black_box(&inputs),
                 &[],

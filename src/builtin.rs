@@ -48,7 +48,7 @@ pub struct Builtin {
 ///
 /// # Errors
 /// `--options` that is not a JSON object, an `--option` without `=`.
-pub fn options_from_args(options: Option<&str>, pairs: &[String]) -> Result<Value, String> {
+pub(crate) fn options_from_args(options: Option<&str>, pairs: &[String]) -> Result<Value, String> {
     let mut map = match options {
         Some(text) => match serde_json::from_str(text) {
             Ok(Value::Object(m)) => m,
@@ -71,7 +71,7 @@ pub fn options_from_args(options: Option<&str>, pairs: &[String]) -> Result<Valu
 /// The event as a guard reads it: the fields of hookrun's model the guards
 /// judge, under their own names.
 #[must_use]
-pub fn call_of(event: &Event) -> Call<'_> {
+pub(crate) fn call_of(event: &Event) -> Call<'_> {
     let f = &event.fields;
     Call {
         event: &event.name,

@@ -10,17 +10,17 @@ mod doctor;
 mod on_error;
 mod setup;
 mod trust;
-pub use doctor::{DoctorArgs, DoctorFormat, DoctorScope};
-pub use on_error::OnError;
-pub use setup::{ConfigCommand, InitArgs, InstallArgs};
-pub use trust::TrustArgs;
+pub(crate) use doctor::{DoctorArgs, DoctorFormat, DoctorScope};
+pub(crate) use on_error::OnError;
+pub(crate) use setup::{ConfigCommand, InitArgs, InstallArgs};
+pub(crate) use trust::TrustArgs;
 
 /// One hook runner for every coding agent: reads a hooks config and one
 /// event as JSON on stdin, runs the matching hooks concurrently, merges
 /// their answers and prints one decision.
 #[derive(Debug, Parser)]
 #[command(name = "hookrun", version, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// When to colour output: auto (a terminal, and NO_COLOR unset),
     /// always or never.
     #[arg(
@@ -46,7 +46,7 @@ pub struct Cli {
 // below carry plain comments.
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the hooks matching the event on stdin and print one decision.
     #[command(after_help = concat!(
         "Examples:\n",
@@ -196,7 +196,7 @@ pub enum Command {
 
 // Options of `hookrun man`.
 #[derive(Debug, Args, Clone)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// The subcommand whose page to print (`hookrun-SUBCOMMAND(1)`)
     /// [default: the top-level page].
     #[arg(value_name = "SUBCOMMAND", conflicts_with = "all")]
@@ -210,7 +210,7 @@ pub struct ManArgs {
 
 // Options of `hookrun config`.
 #[derive(Debug, Args, Clone)]
-pub struct ConfigArgs {
+pub(crate) struct ConfigArgs {
     #[command(subcommand)]
     pub action: Option<ConfigCommand>,
 
@@ -221,7 +221,7 @@ pub struct ConfigArgs {
 
 // Options of `hookrun serve`.
 #[derive(Debug, Args, Clone)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Read events from stdin and write decisions to stdout (the only
     /// transport so far).
     #[arg(long, required = true)]
@@ -233,7 +233,7 @@ pub struct ServeArgs {
 
 // Options of `hookrun builtin`.
 #[derive(Debug, Args, Clone)]
-pub struct BuiltinArgs {
+pub(crate) struct BuiltinArgs {
     /// dangerous-commands, protect-paths, redact-secrets or log-tools.
     #[arg(value_name = "NAME")]
     pub name: String,
@@ -271,7 +271,7 @@ pub struct BuiltinArgs {
 
 /// `hookrun audit …`.
 #[derive(Debug, Subcommand, Clone)]
-pub enum AuditCommand {
+pub(crate) enum AuditCommand {
     /// Check an audit log's hash chain, naming every problem.
     ///
     /// Every torn, edited, removed, inserted or reordered line is named, one
@@ -297,7 +297,7 @@ pub enum AuditCommand {
 
 // Options of `hookrun convert`.
 #[derive(Debug, Args, Clone)]
-pub struct ConvertArgs {
+pub(crate) struct ConvertArgs {
     /// The file to convert.
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
@@ -327,7 +327,7 @@ pub struct ConvertArgs {
 /// hold it may be the one that cannot be read.
 /// `--on-error`, shared by the commands agents run as hooks.
 #[derive(Debug, Args, Clone, Copy)]
-pub struct OnErrorArg {
+pub(crate) struct OnErrorArg {
     /// What hookrun answers when it cannot evaluate everything configured
     /// (a config or layer it cannot read, a handler type it cannot run, a
     /// resource limit, its own error): `block` blocks the events that can
@@ -347,13 +347,13 @@ pub struct OnErrorArg {
 impl OnErrorArg {
     /// Whether hookrun's own failure blocks (`--on-error block`).
     #[must_use]
-    pub fn blocks(self) -> bool {
+    pub(crate) fn blocks(self) -> bool {
         self.value == OnError::Block
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TestFormat {
+pub(crate) enum TestFormat {
     /// A line per case, then `N passed, N failed`.
     Text,
     /// JUnit XML: a testsuite per file, a testcase per case.
@@ -366,7 +366,7 @@ pub enum TestFormat {
 
 // Options of `hookrun test`.
 #[derive(Debug, Args, Clone)]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// Test files, or directories searched for `*.test.toml` [default: the current directory].
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -390,14 +390,14 @@ pub struct TestArgs {
 
 /// Output formats of `explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExplainFormat {
+pub(crate) enum ExplainFormat {
     Text,
     Json,
 }
 
 // Options of `hookrun explain`.
 #[derive(Debug, Args, Clone)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// Config files, as for `run`.
     #[arg(long = "config", short = 'c', value_name = "PATH")]
     pub configs: Vec<PathBuf>,
@@ -447,7 +447,7 @@ pub struct ExplainArgs {
 
 // Options of `hookrun check`.
 #[derive(Debug, Args, Clone)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Config files, layered as `run` layers them. A directory stands for
     /// the config files hookrun recognises in it (hookrun.toml,
     /// *.hookrun.toml and each agent's settings or hooks file below it);
@@ -480,7 +480,7 @@ pub struct CheckArgs {
 
 // Options of `hookrun run`.
 #[derive(Debug, Args, Clone)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// A config file: hookrun TOML, Claude Code settings JSON, or Codex's,
     /// Gemini CLI's, Cursor's or Copilot's hooks file. Repeatable;
     /// files layer in order. Without it: the user config

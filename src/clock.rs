@@ -3,7 +3,7 @@
 
 /// The current UTC time as RFC 3339 with milliseconds.
 #[must_use]
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

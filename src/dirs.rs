@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The directory of a path, for project-relative defaults.
 #[must_use]
-pub fn dir_of(path: &std::path::Path) -> PathBuf {
+pub(crate) fn dir_of(path: &std::path::Path) -> PathBuf {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), std::path::Path::to_path_buf)
@@ -42,14 +42,14 @@ impl Homes {
 /// A place an agent reads hooks from by itself: one file, or a directory
 /// whose every `*.json` file it reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookPlace {
+pub(crate) enum HookPlace {
     File(PathBuf),
     JsonDir(PathBuf),
 }
 
 /// The files of `places` that exist, a directory's `*.json` files by name.
 #[must_use]
-pub fn existing_files(places: impl IntoIterator<Item = HookPlace>) -> Vec<PathBuf> {
+pub(crate) fn existing_files(places: impl IntoIterator<Item = HookPlace>) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for place in places {
         match place {
@@ -75,7 +75,7 @@ pub fn existing_files(places: impl IntoIterator<Item = HookPlace>) -> Vec<PathBu
 /// first, whether or not they exist: the layers config discovers, and
 /// places Cursor reads too (here, below both, so that config and install
 /// name one list).
-pub fn claude_settings(project: &Path, homes: &Homes) -> impl Iterator<Item = HookPlace> {
+pub(crate) fn claude_settings(project: &Path, homes: &Homes) -> impl Iterator<Item = HookPlace> {
     let user = homes
         .claude_config_dir
         .clone()
@@ -90,7 +90,7 @@ pub fn claude_settings(project: &Path, homes: &Homes) -> impl Iterator<Item = Ho
 }
 
 /// Claude Code's managed settings, which rank above every other file.
-pub fn claude_managed_settings() -> impl Iterator<Item = HookPlace> {
+pub(crate) fn claude_managed_settings() -> impl Iterator<Item = HookPlace> {
     let managed = Path::new("/etc/claude-code");
     [
         HookPlace::File(managed.join("managed-settings.json")),

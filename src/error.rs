@@ -63,7 +63,7 @@ impl std::fmt::Display for ConfigProblem {
 
 /// How a command that did its job ends: the exit status it chose. A block
 /// (2) or a failed check (1) is a result, not an error.
-pub type ExitStatus = u8;
+pub(crate) type ExitStatus = u8;
 
 /// What kind of problem stopped hookrun: the axis the exit-code table and
 /// callers care about, whatever the details.
@@ -201,7 +201,7 @@ impl Error {
 
 /// Converts a byte offset into a 1-based line and column.
 #[must_use]
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -215,13 +215,13 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// Line starts of a text, for many offset → line/column lookups in
 /// O(log n) each (one pass over the text instead of one per lookup).
 #[derive(Debug, Clone)]
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
     #[must_use]
-    pub fn new(text: &str) -> Self {
+    pub(crate) fn new(text: &str) -> Self {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -234,7 +234,7 @@ impl LineIndex {
 
     /// 1-based line and column of a byte offset.
     #[must_use]
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_col(&self, offset: usize) -> (usize, usize) {
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line.saturating_sub(1)];
         (line.max(1), offset.saturating_sub(start) + 1)
@@ -243,7 +243,7 @@ impl LineIndex {
 
 /// Converts a 1-based line and column into a byte offset.
 #[must_use]
-pub fn byte_offset(text: &[u8], line: usize, column: usize) -> usize {
+pub(crate) fn byte_offset(text: &[u8], line: usize, column: usize) -> usize {
     let mut current = 1;
     let mut start = 0;
     for (i, &b) in text.iter().enumerate() {

@@ -74,7 +74,7 @@ macro_rules! ev {
 }
 
 /// Every event of Claude Code 2.1.332.
-pub static EVENTS: &[EventInfo] = &[
+pub(crate) static EVENTS: &[EventInfo] = &[
     ev!("PreToolUse", Some("tool_name"), Wide, PreTool, LONG, true),
     ev!(
         "PermissionRequest",
@@ -212,7 +212,7 @@ pub static EVENTS: &[EventInfo] = &[
 /// Events only another agent sends, under names hookrun keeps as they are
 /// (Gemini CLI's model events): none of them has a matcher
 /// field (Gemini runs their hooks whatever the matcher says).
-pub static AGENT_ONLY: &[EventInfo] = &[
+pub(crate) static AGENT_ONLY: &[EventInfo] = &[
     ev!("BeforeModel", None, Narrow, Prompt, 60_000, false),
     ev!("AfterModel", None, Narrow, Prompt, 60_000, false),
     ev!("BeforeToolSelection", None, Narrow, Generic, 60_000, false),
@@ -223,7 +223,7 @@ pub static AGENT_ONLY: &[EventInfo] = &[
 
 /// pydantic-deep's lifecycle events, which keep their own names (their
 /// hooks run, matchers and answers ignored).
-pub static PYDANTIC_LIFECYCLE: &[&str] = &[
+pub(crate) static PYDANTIC_LIFECYCLE: &[&str] = &[
     "before_run",
     "after_run",
     "run_error",
@@ -241,20 +241,20 @@ pub fn info(name: &str) -> Option<&'static EventInfo> {
 /// The catalogue row for an event any supported agent sends: Claude Code's,
 /// or one only another agent has (`AGENT_ONLY`).
 #[must_use]
-pub fn known(name: &str) -> Option<&'static EventInfo> {
+pub(crate) fn known(name: &str) -> Option<&'static EventInfo> {
     info(name).or_else(|| AGENT_ONLY.iter().find(|e| e.name == name))
 }
 
 /// The known event nearest to a misspelt name.
 #[must_use]
-pub fn nearest(name: &str) -> Option<&'static str> {
+pub(crate) fn nearest(name: &str) -> Option<&'static str> {
     crate::suggest::nearest(name, EVENTS.iter().map(|e| e.name))
 }
 
 /// Maps pydantic-deep's snake_case tool-event names to Claude Code's, so a
 /// config may name events either way (`pre_tool_use` = `PreToolUse`).
 #[must_use]
-pub fn canonical_name(name: &str) -> &str {
+pub(crate) fn canonical_name(name: &str) -> &str {
     match name {
         "pre_tool_use" => "PreToolUse",
         "post_tool_use" => "PostToolUse",
@@ -267,7 +267,7 @@ pub fn canonical_name(name: &str) -> &str {
 /// matcher field. FileChanged matches on the basename of `file_path`; a
 /// missing or non-string field reads as the empty string, as in JavaScript.
 #[must_use]
-pub fn query_value(
+pub(crate) fn query_value(
     info: &EventInfo,
     event: &serde_json::Map<String, serde_json::Value>,
 ) -> Option<String> {
@@ -288,7 +288,7 @@ pub fn query_value(
 /// The default timeout of a hook on an event hookrun knows, else Claude
 /// Code's general default of 600 s.
 #[must_use]
-pub fn default_timeout(name: &str) -> Duration {
+pub(crate) fn default_timeout(name: &str) -> Duration {
     Duration::from_millis(info(name).map_or(LONG, |i| i.default_timeout_ms))
 }
 

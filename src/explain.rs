@@ -16,7 +16,7 @@ use crate::select::{Plan, Skip};
 
 /// The whole explanation.
 #[derive(Debug, Serialize)]
-pub struct Explanation {
+pub(crate) struct Explanation {
     pub event: String,
     pub known_event: bool,
     /// The matcher field and its value, when the event has one.
@@ -35,7 +35,7 @@ pub struct Explanation {
 
 /// One configured hook.
 #[derive(Debug, Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     pub index: usize,
     pub name: String,
     pub location: String,
@@ -54,7 +54,7 @@ pub struct Row {
 
 /// The decision after merging the hooks up to one of them.
 #[derive(Debug, Serialize)]
-pub struct Step {
+pub(crate) struct Step {
     pub after: usize,
     pub name: String,
     pub summary: String,
@@ -63,7 +63,7 @@ pub struct Step {
 
 /// What `run` would print.
 #[derive(Debug, Serialize)]
-pub struct ResultView {
+pub(crate) struct ResultView {
     pub exit_code: u8,
     pub stdout: String,
     pub stderr: Vec<String>,
@@ -71,7 +71,7 @@ pub struct ResultView {
 
 /// Explains `event` against `config`, with the runs of `eval` when given.
 #[must_use]
-pub fn explain(
+pub(crate) fn explain(
     config: &Config,
     event: &Event,
     plan: &Plan,

@@ -19,7 +19,12 @@ use serde_json::{Map, Value};
 
 /// Whether the rule admits this tool call. `tool_input` is the event's.
 #[must_use]
-pub fn admits(rule: &str, tool_name: &str, tool_input: &Map<String, Value>, cwd: &str) -> bool {
+pub(crate) fn admits(
+    rule: &str,
+    tool_name: &str,
+    tool_input: &Map<String, Value>,
+    cwd: &str,
+) -> bool {
     let rule = rule.trim();
     let (tool, content) = match rule.find('(') {
         Some(open) if rule.ends_with(')') => (&rule[..open], Some(&rule[open + 1..rule.len() - 1])),

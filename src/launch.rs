@@ -12,12 +12,12 @@ use crate::events;
 use crate::exec::{ExecSpec, Program};
 
 /// Set for every hook: how deeply `hookrun run` is nested.
-pub const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
+pub(crate) const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
 
 /// Set for every hook beside `HOOKRUN_DEPTH`: the pid of the hookrun that
 /// started it, so that a nested hookrun trusts the depth only when that
 /// process is really one of its ancestors.
-pub const PARENT_VAR: &str = "HOOKRUN_PARENT";
+pub(crate) const PARENT_VAR: &str = "HOOKRUN_PARENT";
 
 /// How deeply this hookrun is nested in hookrun runs: `HOOKRUN_DEPTH` when
 /// `HOOKRUN_PARENT` names one of this process's ancestors, else 0. A depth
@@ -25,7 +25,7 @@ pub const PARENT_VAR: &str = "HOOKRUN_PARENT";
 /// variables for hooks) is not self-recursion and must not turn the guards
 /// off. Where the OS cannot tell ancestry, the depth is trusted.
 #[must_use]
-pub fn inherited_depth() -> u32 {
+pub(crate) fn inherited_depth() -> u32 {
     let Some(depth) = std::env::var(DEPTH_VAR)
         .ok()
         .and_then(|d| d.trim().parse::<u32>().ok())
@@ -40,7 +40,7 @@ pub fn inherited_depth() -> u32 {
         Some(Some(false)) | None => 0,
     }
 }
-pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
+pub(crate) fn timeout_of(hook: &Hook, event: &Event) -> Duration {
     if let Some(t) = hook.timeout {
         return t;
     }
@@ -59,7 +59,7 @@ pub fn timeout_of(hook: &Hook, event: &Event) -> Duration {
 
 /// The hook's working directory: the event's `cwd` when it exists, else
 /// hookrun's own.
-pub fn hook_cwd(event: &Event) -> PathBuf {
+pub(crate) fn hook_cwd(event: &Event) -> PathBuf {
     let cwd = PathBuf::from(event.str_field("cwd"));
     if !cwd.as_os_str().is_empty() && cwd.is_dir() {
         return cwd;
@@ -67,7 +67,7 @@ pub fn hook_cwd(event: &Event) -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
 }
 
-pub fn spec_for(
+pub(crate) fn spec_for(
     hook: &Hook,
     event: &Event,
     cwd: &Path,

@@ -17,45 +17,87 @@
 
 #![forbid(unsafe_code)]
 
-pub mod agent;
-pub mod answer;
-pub mod audit;
-pub mod builtin;
-pub mod cli;
-pub mod clock;
-pub mod commands;
-pub mod config;
+pub(crate) mod agent;
+pub(crate) mod answer;
+pub(crate) mod audit;
+pub(crate) mod builtin;
+pub(crate) mod cli;
+pub(crate) mod clock;
+pub(crate) mod commands;
+pub(crate) mod config;
 
-pub mod decision;
-pub mod diagnostic;
-pub mod dialect;
-pub mod dirs;
-pub mod doctor;
-pub mod error;
-pub mod event;
-pub mod events;
-pub mod exec;
-pub mod explain;
-pub mod if_rule;
-pub mod install;
-pub mod launch;
-pub mod lint;
-pub mod matcher;
+pub(crate) mod decision;
+pub(crate) mod diagnostic;
+pub(crate) mod dialect;
+pub(crate) mod dirs;
+pub(crate) mod doctor;
+pub(crate) mod error;
+pub(crate) mod event;
+pub(crate) mod events;
+pub(crate) mod exec;
+pub(crate) mod explain;
+pub(crate) mod if_rule;
+pub(crate) mod install;
+pub(crate) mod launch;
+pub(crate) mod lint;
+pub(crate) mod matcher;
 pub(crate) mod os;
-pub mod output;
-pub mod pipeline;
-pub mod rendered;
-pub mod report;
-pub mod schema;
-pub mod select;
-pub mod session;
-pub mod suggest;
-pub mod suite;
-pub mod wording;
+pub(crate) mod output;
+pub(crate) mod pipeline;
+pub(crate) mod rendered;
+pub(crate) mod report;
+pub(crate) mod schema;
+pub(crate) mod select;
+pub(crate) mod session;
+pub(crate) mod suggest;
+pub(crate) mod suite;
+pub(crate) mod wording;
 
-/// Conversions between hooks files, under the name the library has always
-/// given them.
-pub use dialect::convert;
+/// What the benches, fuzz targets and integration tests drive directly.
+/// Not a stable interface: hookrun is a command-line program, and its
+/// library is only what the binary is built from.
+#[doc(hidden)]
+pub mod internals {
+    pub mod answer {
+        pub use crate::answer::{Answer, classify, verdict::verdict_json};
+    }
+    pub mod builtin {
+        pub use crate::builtin::{Builtin, Mode};
+    }
+    pub mod config {
+        pub use crate::config::{
+            Action, Config, FailMode, Found, LoadOptions, Source, load, load_for_check, load_found,
+        };
+        pub use crate::diagnostic::Severity;
+    }
+    pub mod convert {
+        pub use crate::dialect::convert::{HOOKS_FILES, builtin_of};
+    }
+    pub mod decision {
+        pub use crate::decision::{Decision, Input, Permission, merge};
+    }
+    pub mod dialect {
+        pub use crate::dialect::{Dialect, read_event, read_event_as};
+    }
+    pub mod event {
+        pub use crate::event::{Event, Line, split_all};
+    }
+    pub mod events {
+        pub use crate::events::{Family, NameSet, info};
+    }
+    pub mod exec {
+        pub use crate::exec::{Captured, HookRun, RunStatus};
+    }
+    pub mod lint {
+        pub use crate::lint::lint;
+    }
+    pub mod matcher {
+        pub use crate::matcher::{Matcher, Syntax};
+    }
+    pub mod select {
+        pub use crate::select::select;
+    }
+}
 
 use std::process::ExitCode;
 
@@ -86,7 +128,7 @@ pub fn main() -> ExitCode {
 /// one place that prints hookrun's own errors: every command returns its exit
 /// status, or an `Error` whose kind picks the code (`error::Error::exit_code`).
 #[must_use]
-pub fn run(cli: &cli::Cli) -> ExitCode {
+pub(crate) fn run(cli: &cli::Cli) -> ExitCode {
     let outcome = match &cli.command {
         cli::Command::Run(args) => commands::run::execute(args),
         cli::Command::Check(args) => commands::check::execute(args),

@@ -199,7 +199,7 @@ impl Matcher {
 /// Matches an event against an optional matcher, honouring events without a
 /// matcher field (`query` is `None`), which run every group.
 #[must_use]
-pub fn matches(
+pub(crate) fn matches(
     matcher: Option<&Matcher>,
     names: NameSet,
     query: Option<&str>,
@@ -215,7 +215,11 @@ pub fn matches(
 
 /// Matches like [`matches`] and says why, in words, for `explain`.
 #[must_use]
-pub fn explain(matcher: Option<&Matcher>, names: NameSet, query: Option<&str>) -> (bool, String) {
+pub(crate) fn explain(
+    matcher: Option<&Matcher>,
+    names: NameSet,
+    query: Option<&str>,
+) -> (bool, String) {
     let (hit, path) = matches(matcher, names, query);
     let pattern = matcher.map_or("", Matcher::pattern);
     let q = query.unwrap_or("");

@@ -4,7 +4,7 @@
 
 /// What hookrun prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     pub stdout: String,
     pub stderr: Vec<String>,
     pub exit_code: u8,

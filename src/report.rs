@@ -13,7 +13,7 @@ use crate::select::Plan;
 
 /// What happened to one selected hook.
 #[derive(Debug, Clone)]
-pub struct Ran<'a> {
+pub(crate) struct Ran<'a> {
     /// Index into `Config::hooks` of the first copy (the report row).
     pub position: usize,
     /// Index of the hook whose settings were used.
@@ -26,7 +26,7 @@ pub struct Ran<'a> {
 
 /// Builds the report.
 #[must_use]
-pub fn build(
+pub(crate) fn build(
     config: &Config,
     event: &str,
     plan: &Plan,

@@ -86,7 +86,7 @@ fn variant(event: &str) -> Option<&'static [(&'static str, Kind)]> {
 
 /// Whether an event has a `hookSpecificOutput` variant.
 #[must_use]
-pub fn has_variant(event: &str) -> bool {
+pub(crate) fn has_variant(event: &str) -> bool {
     variant(event).is_some()
 }
 
@@ -156,7 +156,7 @@ fn request_decision_error(value: &Value) -> Option<String> {
 ///
 /// # Errors
 /// The first schema violation.
-pub fn validate(obj: &Map<String, Value>) -> Result<(), String> {
+pub(crate) fn validate(obj: &Map<String, Value>) -> Result<(), String> {
     for (key, kind) in TOP_LEVEL {
         if let Some(e) = obj.get(*key).and_then(|v| type_error(v, *kind)) {
             let hint = if *key == "decision"

@@ -3,7 +3,10 @@
 /// The candidate closest to `word` by edit distance (case-insensitive), if
 /// it is close enough to be a plausible typo.
 #[must_use]
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lower = word.to_lowercase();
     let limit = (word.chars().count() / 3).max(2);
     candidates

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// Formats seconds like `1s`, `0.5s`, `1.5s`.
 #[must_use]
-pub fn fmt_secs(secs: f64) -> String {
+pub(crate) fn fmt_secs(secs: f64) -> String {
     let s = format!("{secs:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     format!("{s}s")
@@ -13,7 +13,7 @@ pub fn fmt_secs(secs: f64) -> String {
 
 /// "a string", "an array", ... for messages.
 #[must_use]
-pub fn kind_of(v: &Value) -> &'static str {
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -3,7 +3,7 @@
 #![no_main]
 use std::time::Duration;
 
-use hookrun::exec::{Captured, HookRun, RunStatus};
+use hookrun::internals::exec::{Captured, HookRun, RunStatus};
 use libfuzzer_sys::fuzz_target;
 
 const EVENTS: [&str; 8] = [
@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
         in_process: false,
     };
     let event = EVENTS[usize::from(selector >> 4) % EVENTS.len()];
-    let answer = hookrun::answer::classify(event, "fuzz-hook", &run);
+    let answer = hookrun::internals::answer::classify(event, "fuzz-hook", &run);
     if let Some(failure) = &answer.failure {
         let _ = failure.describe();
     }

@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use hookrun::config::{self, FailMode, LoadOptions};
+use hookrun::internals::config::{self, FailMode, LoadOptions};
 
 /// Loads `data` as the file `name` in a private directory, both as the
 /// runner loads it and as `check` does.

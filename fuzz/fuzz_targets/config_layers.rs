@@ -5,7 +5,7 @@
 #![no_main]
 use std::path::PathBuf;
 
-use hookrun::config::{self, FailMode, Found, LoadOptions, Source};
+use hookrun::internals::config::{self, FailMode, Found, LoadOptions, Source};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,8 +1,8 @@
 //! The matcher: any pattern, in either syntax, against any tool name;
 //! compiling and matching never panic and never run away.
 #![no_main]
-use hookrun::events::NameSet;
-use hookrun::matcher::{Matcher, Syntax};
+use hookrun::internals::events::NameSet;
+use hookrun::internals::matcher::{Matcher, Syntax};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! than the cap, and each line gives an event or an error, never a panic
 //! (not UTF-8, over-long, not JSON).
 #![no_main]
-use hookrun::event::{split_all, Line};
+use hookrun::internals::event::{split_all, Line};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     for line in lines {
         if let Line::Complete(bytes) = line {
             assert!(bytes.len() <= cap && !bytes.contains(&b'\n'));
-            let _ = hookrun::dialect::read_event_as(bytes, None, None);
+            let _ = hookrun::internals::dialect::read_event_as(bytes, None, None);
         }
     }
 });

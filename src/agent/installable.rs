@@ -4,7 +4,7 @@
 
 /// The agents whose settings `hookrun install` edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Agent {
+pub(crate) enum Agent {
     Claude,
     Codex,
     Gemini,
@@ -14,7 +14,7 @@ pub enum Agent {
 
 impl Agent {
     /// Every agent `install` knows.
-    pub const ALL: [Agent; 5] = [
+    pub(crate) const ALL: [Agent; 5] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
@@ -24,7 +24,7 @@ impl Agent {
 
     /// The dialect `hookrun run` speaks to this agent.
     #[must_use]
-    pub fn dialect(self) -> super::dialect::Dialect {
+    pub(crate) fn dialect(self) -> super::dialect::Dialect {
         use super::dialect::Dialect;
         match self {
             Agent::Claude => Dialect::Claude,
@@ -37,7 +37,7 @@ impl Agent {
 
     /// The agent a dialect speaks to, where `install` knows it.
     #[must_use]
-    pub fn of(dialect: super::dialect::Dialect) -> Option<Agent> {
+    pub(crate) fn of(dialect: super::dialect::Dialect) -> Option<Agent> {
         [
             Agent::Claude,
             Agent::Codex,
@@ -51,7 +51,7 @@ impl Agent {
 
     /// The agent's name, as on the command line.
     #[must_use]
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         self.dialect().as_str()
     }
 }
@@ -59,7 +59,7 @@ impl Agent {
 /// Where an agent's settings file is: the user's, the project's (shared,
 /// often committed), or the project's local file (this machine's only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Scope {
+pub(crate) enum Scope {
     User,
     Project,
     Local,

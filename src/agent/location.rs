@@ -5,14 +5,19 @@ use std::path::{Path, PathBuf};
 
 use super::installable::{Agent, Scope};
 
-pub use crate::dirs::{Homes, HookPlace};
+pub(crate) use crate::dirs::{Homes, HookPlace};
 
 /// The agent's hooks file for the scope; `None` when the user's is asked
 /// for and no home is known, or the local one of an agent that has none
 /// (`has_local`). Copilot reads every `*.json` in its hooks directory, so
 /// hookrun gets a file of its own there.
 #[must_use]
-pub fn settings_file(agent: Agent, scope: Scope, project: &Path, homes: &Homes) -> Option<PathBuf> {
+pub(crate) fn settings_file(
+    agent: Agent,
+    scope: Scope,
+    project: &Path,
+    homes: &Homes,
+) -> Option<PathBuf> {
     let home = homes.home.as_deref();
     let user = |dir: &str| home.map(|h| h.join(dir));
     Some(match (agent, scope) {
@@ -45,13 +50,13 @@ pub fn settings_file(agent: Agent, scope: Scope, project: &Path, homes: &Homes) 
 /// file and the user's; a registration only this machine can run belongs
 /// in the user's.
 #[must_use]
-pub fn has_local(agent: Agent) -> bool {
+pub(crate) fn has_local(agent: Agent) -> bool {
     agent == Agent::Claude
 }
 
 /// The backup of a settings file, made before its first edit.
 #[must_use]
-pub fn backup_of(path: &Path) -> PathBuf {
+pub(crate) fn backup_of(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".hookrun-backup");
     path.with_file_name(name)
@@ -78,7 +83,7 @@ pub fn backup_of(path: &Path) -> PathBuf {
 /// - Copilot CLI: every `*.json` in `~/.copilot/hooks` and in
 ///   `<project>/.github/hooks`.
 #[must_use]
-pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace> {
+pub(crate) fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace> {
     let file = |p: Option<PathBuf>| p.map(HookPlace::File);
     let home = homes.home.as_deref();
     let mut places: Vec<Option<HookPlace>> = Vec::new();
@@ -119,6 +124,6 @@ pub fn hook_places(agent: Agent, project: &Path, homes: &Homes) -> Vec<HookPlace
 /// The files of [`hook_places`] that exist, a directory's `*.json` files by
 /// name: the files the agent reads hooks from today.
 #[must_use]
-pub fn hook_files(agent: Agent, project: &Path, homes: &Homes) -> Vec<PathBuf> {
+pub(crate) fn hook_files(agent: Agent, project: &Path, homes: &Homes) -> Vec<PathBuf> {
     crate::dirs::existing_files(hook_places(agent, project, homes))
 }

@@ -6,8 +6,8 @@
 
 mod dialect;
 mod installable;
-pub mod location;
+pub(crate) mod location;
 
 pub use dialect::Dialect;
 pub(crate) use dialect::dialects;
-pub use installable::{Agent, Scope};
+pub(crate) use installable::{Agent, Scope};

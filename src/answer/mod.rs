@@ -11,9 +11,9 @@ use crate::wording::fmt_secs;
 mod parse;
 #[cfg(test)]
 mod tests;
-pub mod verdict;
+pub(crate) mod verdict;
 
-pub use parse::js_trim;
+pub(crate) use parse::js_trim;
 use parse::{Parsed, parse_stdout};
 
 /// Claude Code's classification of one hook run.
@@ -296,7 +296,7 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
 /// warning, Cursor an exit 3 as an allow); a hook whose `fail_mode` is
 /// `"closed"` fails on them in every dialect alike.
 #[must_use]
-pub fn failure_of_run(run: &HookRun) -> Option<Failure> {
+pub(crate) fn failure_of_run(run: &HookRun) -> Option<Failure> {
     match &run.status {
         RunStatus::TimedOut => Some(Failure::TimedOut {
             seconds: run.duration.as_secs_f64(),

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 /// ECMAScript `String.prototype.trim` (includes the BOM, unlike Rust's).
 #[must_use]
-pub fn js_trim(s: &str) -> &str {
+pub(crate) fn js_trim(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 

@@ -9,7 +9,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 /// `prev` of the first line.
-pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+pub(crate) const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// What precedes the hash at the end of every line.
 pub(super) const HASH_KEY: &str = ",\"hash\":\"";
@@ -17,18 +17,18 @@ pub(super) const HASH_KEY: &str = ",\"hash\":\"";
 /// The field a keyed line carries (`"keyed":true`), so that a verifier
 /// without the key can say it needs one instead of calling every line
 /// edited.
-pub const KEYED_FIELD: &str = "keyed";
+pub(crate) const KEYED_FIELD: &str = "keyed";
 
 /// The field of a line written without the lock (`"unchained":true`, just
 /// before `prev`): outside the hash chain, see [`is_unchained`].
-pub const UNCHAINED_FIELD: &str = "unchained";
+pub(crate) const UNCHAINED_FIELD: &str = "unchained";
 
 /// Whether an intact line's body (as `split` gives it) is unchained: its
 /// last keys are `"unchained":true,"prev":"<64 hex>"`. Writers step over
 /// such lines when they look for the hash to chain from, and `verify` does
 /// not link them, so both agree on where the chain goes.
 #[must_use]
-pub fn is_unchained(body: &[u8]) -> bool {
+pub(super) fn is_unchained(body: &[u8]) -> bool {
     let mark = format!("\"{UNCHAINED_FIELD}\":true,\"prev\":\"");
     body.len()
         .checked_sub(GENESIS.len() + 1)
@@ -42,7 +42,7 @@ const MIN_KEY_BYTES: usize = 16;
 /// The secret of a keyed chain, ready to seal lines. Its bytes are never
 /// printed.
 #[derive(Clone)]
-pub struct Key(Hmac<Sha256>);
+pub(crate) struct Key(Hmac<Sha256>);
 
 impl std::fmt::Debug for Key {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -57,7 +57,7 @@ impl Key {
     ///
     /// # Errors
     /// The file cannot be read, or holds fewer than 16 bytes.
-    pub fn read(path: &Path) -> Result<Key, String> {
+    pub(crate) fn read(path: &Path) -> Result<Key, String> {
         let mut bytes = std::fs::read(path)
             .map_err(|e| format!("cannot read audit key file `{}`: {e}", path.display()))?;
         if bytes.ends_with(b"\n") {
@@ -73,7 +73,7 @@ impl Key {
     ///
     /// # Errors
     /// Fewer than 16 bytes.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Key, String> {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Key, String> {
         if bytes.len() < MIN_KEY_BYTES {
             return Err(format!(
                 "holds {} bytes; a key needs at least {MIN_KEY_BYTES} (e.g. `openssl rand -hex 32 > FILE`)",
@@ -92,7 +92,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// The hash of a line's body: HMAC-SHA256 under `key`, SHA-256 without.
 #[must_use]
-pub fn seal(body: &[u8], key: Option<&Key>) -> String {
+pub(super) fn seal(body: &[u8], key: Option<&Key>) -> String {
     match key {
         None => hex(&Sha256::digest(body)),
         Some(Key(mac)) => {
@@ -108,7 +108,7 @@ pub fn seal(body: &[u8], key: Option<&Key>) -> String {
 /// key, 64 lowercase hex digits and `"}`, which a write cut short at any
 /// byte cannot produce; it says nothing yet about whether the hash matches.
 #[must_use]
-pub fn split(line: &[u8]) -> Option<(&[u8], &str)> {
+pub(super) fn split(line: &[u8]) -> Option<(&[u8], &str)> {
     let rest = line.strip_suffix(b"\"}")?;
     let at = rest.len().checked_sub(HASH_KEY.len() + GENESIS.len())?;
     let (body, tail) = rest.split_at(at);

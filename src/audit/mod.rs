@@ -36,11 +36,11 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-pub use line::{GENESIS, KEYED_FIELD, Key, UNCHAINED_FIELD};
-pub use verify::{Expect, Problem, Verdict, verify};
+pub(crate) use line::{KEYED_FIELD, Key, UNCHAINED_FIELD};
+pub(crate) use verify::{Expect, Verdict, verify};
 
 /// How long a writer waits for the lock before it appends without it.
-pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Appends one record (secrets already redacted) to the log at `path`,
 /// sealed with the key in `key_file` when one is given. When another
@@ -51,7 +51,7 @@ pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// # Errors
 /// The key file or the log cannot be opened, locked, read or written (disk
 /// full, no permission); the message names the file.
-pub fn append(
+pub(crate) fn append(
     path: &Path,
     key_file: Option<&Path>,
     mut record: Map<String, Value>,

@@ -9,7 +9,7 @@ use super::line::{GENESIS, KEYED_FIELD, Key, is_unchained, seal, split};
 /// line `lines` of the log had hash `hash`. The only defence of an unkeyed
 /// chain against lines cut from its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expect {
+pub(crate) struct Expect {
     pub hash: String,
     pub lines: usize,
 }
@@ -33,14 +33,14 @@ impl std::str::FromStr for Expect {
 
 /// One thing wrong with a log: a line (1-based), or the log as a whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub(crate) struct Problem {
     pub line: Option<usize>,
     pub what: String,
 }
 
 /// What `verify` found.
 #[derive(Debug, Default)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     /// Lines in the file, torn ones included.
     pub lines: usize,
     /// The last line's hash, when that line is intact: with `lines`, the
@@ -58,7 +58,7 @@ pub struct Verdict {
 /// Checks every line: whole, JSON, sealed (plain or keyed), linked to the
 /// last intact line before it, and the recorded heads in `expects`.
 #[must_use]
-pub fn verify(bytes: &[u8], key: Option<&Key>, expects: &[Expect]) -> Verdict {
+pub(crate) fn verify(bytes: &[u8], key: Option<&Key>, expects: &[Expect]) -> Verdict {
     let ends_whole = bytes.is_empty() || bytes.ends_with(b"\n");
     let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let lines: Vec<&[u8]> = if bytes.is_empty() {

@@ -4,7 +4,7 @@ use clap::{Args, ValueEnum};
 
 // Options of `hookrun doctor`. (A plain comment: see `Command`.)
 #[derive(Debug, Args, Clone)]
-pub struct DoctorArgs {
+pub(crate) struct DoctorArgs {
     /// Only this agent's registrations (repeatable) [default: every agent
     /// `install` knows].
     #[arg(long, value_enum, value_name = "AGENT")]
@@ -28,14 +28,14 @@ pub struct DoctorArgs {
 
 /// Which settings files `doctor` looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DoctorScope {
+pub(crate) enum DoctorScope {
     User,
     Project,
 }
 
 /// How `doctor` prints its findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DoctorFormat {
+pub(crate) enum DoctorFormat {
     Text,
     Json,
 }

@@ -3,7 +3,7 @@
 //! agent): a leaf, so each part of the command line can name it.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum OnError {
+pub(crate) enum OnError {
     /// Block what can be blocked, saying where and why.
     #[default]
     Block,

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 
 // Options of `hookrun init`. (A plain comment: see `Command`.)
 #[derive(Debug, Args, Clone)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// Where to write `hookrun.toml` and `hookrun.test.toml` [default: the current directory].
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
@@ -24,7 +24,7 @@ pub struct InitArgs {
 
 // Options of `hookrun install`.
 #[derive(Debug, Args, Clone)]
-pub struct InstallArgs {
+pub(crate) struct InstallArgs {
     /// The agent whose settings file to edit.
     #[arg(long, value_enum)]
     pub agent: crate::install::Agent,
@@ -76,7 +76,7 @@ pub struct InstallArgs {
 
 /// `hookrun config …`.
 #[derive(Debug, Subcommand, Clone, Copy)]
-pub enum ConfigCommand {
+pub(crate) enum ConfigCommand {
     /// Print the effective layered config: each file in discovery order,
     /// and each hook with the file and line it came from.
     Show,

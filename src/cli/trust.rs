@@ -6,7 +6,7 @@ use clap::Args;
 
 // Options of `hookrun trust`. (A plain comment: see `Command`.)
 #[derive(Debug, Args, Clone)]
-pub struct TrustArgs {
+pub(crate) struct TrustArgs {
     /// The project config file (a project's `hookrun.toml`).
     #[arg(value_name = "PATH", required_unless_present = "list")]
     pub path: Option<PathBuf>,

@@ -12,7 +12,7 @@ use crate::output;
 ///
 /// # Errors
 /// The log or the key file cannot be read.
-pub fn verify(
+pub(crate) fn verify(
     path: &Path,
     key_file: Option<&Path>,
     expect: &[Expect],

@@ -15,7 +15,7 @@ use crate::pipeline;
 /// # Errors
 /// Bad options or a bad event: a block unless `--on-error allow` (and even
 /// then under `--fail-mode closed`).
-pub fn execute(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &BuiltinArgs) -> Result<ExitStatus, Error> {
     let blocks = args.on_error.blocks() || args.fail_mode == Some(FailMode::Closed);
     let built = crate::builtin::options_from_args(args.options.as_deref(), &args.option)
         .and_then(|options| Builtin::new(&args.name, options, args.mode))

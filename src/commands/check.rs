@@ -16,7 +16,7 @@ use crate::output::{
 ///
 /// # Errors
 /// None today: every problem with a config is a finding.
-pub fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &CheckArgs) -> Result<ExitStatus, Error> {
     let mut findings = Vec::new();
     let (mut paths, stdin) = if args.paths.is_empty() {
         (config::paths(&config::discover(&[])), None)

@@ -15,7 +15,7 @@ use crate::output;
 ///
 /// # Errors
 /// A config file that cannot be read or used, as for `run`.
-pub fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &ConfigArgs) -> Result<ExitStatus, Error> {
     let found = config::discover(&args.configs);
     let config = config::load_found(
         &found,

@@ -9,7 +9,7 @@ use crate::output;
 ///
 /// # Errors
 /// The input cannot be read or converted.
-pub fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
     let text = std::fs::read_to_string(&args.path).map_err(|source| Error::Io {
         what: format!("cannot read `{}`", args.path.display()),
         source,

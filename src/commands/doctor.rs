@@ -16,7 +16,7 @@ use crate::output;
 /// # Errors
 /// The working directory cannot be read, a scratch directory cannot be
 /// made, or hookrun was interrupted.
-pub fn execute(args: &DoctorArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &DoctorArgs) -> Result<ExitStatus, Error> {
     let project = config::project_dir()
         .ok_or_else(|| Error::Usage("cannot read the current directory".into()))?;
     let homes = Homes::from_env();

@@ -15,7 +15,7 @@ use crate::pipeline;
 ///
 /// # Errors
 /// A bad config, event or flag.
-pub fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &ExplainArgs) -> Result<ExitStatus, Error> {
     let found = config::discover(&args.configs);
     let options = LoadOptions {
         explicit: args.fail_mode.is_some(),

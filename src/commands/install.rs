@@ -18,7 +18,7 @@ use crate::output;
 /// # Errors
 /// No config to register, a settings file that is not JSON or not the
 /// agent's shape, or a file that cannot be read or written.
-pub fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
     let project = std::env::current_dir().map_err(|source| Error::Io {
         what: "cannot read the current directory".into(),
         source,

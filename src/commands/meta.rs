@@ -10,7 +10,7 @@ use crate::output;
 ///
 /// # Errors
 /// None: the schema is generated.
-pub fn schema() -> Result<ExitStatus, Error> {
+pub(crate) fn schema() -> Result<ExitStatus, Error> {
     output::print(
         &(serde_json::to_string_pretty(&crate::config::toml_schema()).unwrap_or_default() + "\n"),
     );
@@ -21,7 +21,7 @@ pub fn schema() -> Result<ExitStatus, Error> {
 ///
 /// # Errors
 /// None: completions are generated.
-pub fn completions(shell: clap_complete::Shell) -> Result<ExitStatus, Error> {
+pub(crate) fn completions(shell: clap_complete::Shell) -> Result<ExitStatus, Error> {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "hookrun", &mut buf);
     output::print(&String::from_utf8_lossy(&buf));
@@ -35,7 +35,7 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitStatus, Error> {
 /// # Errors
 /// An unknown subcommand, a page that cannot be rendered, or a directory
 /// that cannot be written.
-pub fn man(args: &ManArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn man(args: &ManArgs) -> Result<ExitStatus, Error> {
     let mut top = Cli::command();
     top.build();
     if let Some(dir) = &args.all {

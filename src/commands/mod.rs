@@ -1,19 +1,19 @@
 //! One file per subcommand. Each only wires the pipeline stages together
 //! and hands the result to `output`; none has logic of its own.
 
-pub mod audit;
-pub mod builtin;
-pub mod check;
-pub mod config;
-pub mod convert;
-pub mod doctor;
-pub mod explain;
-pub mod init;
-pub mod install;
+pub(crate) mod audit;
+pub(crate) mod builtin;
+pub(crate) mod check;
+pub(crate) mod config;
+pub(crate) mod convert;
+pub(crate) mod doctor;
+pub(crate) mod explain;
+pub(crate) mod init;
+pub(crate) mod install;
 mod install_move;
-pub mod meta;
-pub mod run;
-pub mod serve;
-pub mod test;
-pub mod trust;
-pub mod usage;
+pub(crate) mod meta;
+pub(crate) mod run;
+pub(crate) mod serve;
+pub(crate) mod test;
+pub(crate) mod trust;
+pub(crate) mod usage;

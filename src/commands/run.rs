@@ -18,7 +18,7 @@ use crate::session;
 ///
 /// # Errors
 /// An interruption, or hookrun's own error where no guard fails closed.
-pub fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &RunArgs) -> Result<ExitStatus, Error> {
     crate::os::on_event_stack(crate::os::main_stack(), |stack| {
         event::limit_to_stack(stack);
         execute_here(args)

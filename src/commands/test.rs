@@ -16,7 +16,7 @@ use crate::suite::{self, Observed, Suite};
 ///
 /// # Errors
 /// None today: a broken test file is a failed case.
-pub fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &TestArgs) -> Result<ExitStatus, Error> {
     let files = if args.paths.is_empty() {
         find_suites(Path::new("."))
     } else {

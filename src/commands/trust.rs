@@ -14,7 +14,7 @@ use crate::output;
 /// # Errors
 /// No config home can be named, the trust list or the file cannot be read,
 /// or the list cannot be written.
-pub fn execute(args: &TrustArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &TrustArgs) -> Result<ExitStatus, Error> {
     let list_path = trust::list_path().ok_or_else(|| {
         Error::Usage("cannot place the trust list: neither XDG_CONFIG_HOME nor HOME is set".into())
     })?;

@@ -15,7 +15,7 @@ use crate::error::{Error, ExitStatus};
 const HOOK_COMMANDS: &[&str] = &["run", "serve", "builtin"];
 
 /// Prints clap's message and picks the exit status.
-pub fn answer(err: &clap::Error, raw: &[OsString]) -> ExitStatus {
+pub(crate) fn answer(err: &clap::Error, raw: &[OsString]) -> ExitStatus {
     use clap::error::ErrorKind;
     let _ = err.print();
     if matches!(

@@ -64,7 +64,7 @@ pub struct Found {
 
 /// The config files to read, in layering order.
 #[must_use]
-pub fn discover(explicit: &[PathBuf]) -> Vec<Found> {
+pub(crate) fn discover(explicit: &[PathBuf]) -> Vec<Found> {
     discover_for(explicit, project_dir().as_deref())
 }
 
@@ -72,7 +72,7 @@ pub fn discover(explicit: &[PathBuf]) -> Vec<Found> {
 /// (`hookrun test` evaluates its cases as `run` would in the suite's
 /// project directory).
 #[must_use]
-pub fn discover_for(explicit: &[PathBuf], project: Option<&Path>) -> Vec<Found> {
+pub(crate) fn discover_for(explicit: &[PathBuf], project: Option<&Path>) -> Vec<Found> {
     let found = |source| move |path| Found { path, source };
     if !explicit.is_empty() {
         return explicit
@@ -111,7 +111,7 @@ pub fn discover_for(explicit: &[PathBuf], project: Option<&Path>) -> Vec<Found> 
 /// message of a run that found nothing: the user config, `$HOOKRUN_CONFIG`,
 /// Claude Code's settings layers and the project file, each as a path.
 #[must_use]
-pub fn looked_for() -> Vec<String> {
+pub(crate) fn looked_for() -> Vec<String> {
     let mut places: Vec<String> = user_config()
         .map(|p| p.display().to_string())
         .into_iter()
@@ -137,7 +137,7 @@ pub fn looked_for() -> Vec<String> {
 
 /// The paths of discovered files.
 #[must_use]
-pub fn paths(found: &[Found]) -> Vec<PathBuf> {
+pub(crate) fn paths(found: &[Found]) -> Vec<PathBuf> {
     found.iter().map(|f| f.path.clone()).collect()
 }
 
@@ -148,7 +148,7 @@ pub fn paths(found: &[Found]) -> Vec<PathBuf> {
 /// `.cursor/hooks.json`, then Copilot's `.github/hooks/*.json` (by name).
 /// Nothing deeper is searched: these are the places the agents read.
 #[must_use]
-pub fn in_directory(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn in_directory(dir: &Path) -> Vec<PathBuf> {
     let mut files = vec![dir.join("hookrun.toml")];
     files.extend(named(dir, |n| n.ends_with(".hookrun.toml")));
     for sub in [
@@ -181,7 +181,7 @@ fn named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
 /// hookrun's directory in the user's config home: the user config and the
 /// trust list live there.
 #[must_use]
-pub fn user_dir() -> Option<PathBuf> {
+pub(crate) fn user_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -201,7 +201,7 @@ fn user_config() -> Option<PathBuf> {
 
 /// The directory the agent names as the project: `$CLAUDE_PROJECT_DIR`,
 /// else the current directory.
-pub fn project_dir() -> Option<PathBuf> {
+pub(crate) fn project_dir() -> Option<PathBuf> {
     std::env::var_os("CLAUDE_PROJECT_DIR")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -210,7 +210,7 @@ pub fn project_dir() -> Option<PathBuf> {
 
 /// `<project>/hookrun.toml`, absolute and with links resolved, so that the
 /// trust list and reports name one path for it.
-pub fn project_file(project: &Path) -> Option<PathBuf> {
+pub(crate) fn project_file(project: &Path) -> Option<PathBuf> {
     let path = project.join("hookrun.toml");
     if !path.is_file() {
         return None;

@@ -4,7 +4,7 @@
 
 /// The byte offset of the value at `key` (`hooks.PreToolUse[0].hooks[1]`).
 #[must_use]
-pub fn locate(text: &str, key: &str) -> Option<usize> {
+pub(crate) fn locate(text: &str, key: &str) -> Option<usize> {
     let mut s = Scanner {
         b: text.as_bytes(),
         i: 0,

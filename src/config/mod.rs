@@ -14,15 +14,14 @@ mod foreign;
 pub(crate) mod json_locate;
 mod layer;
 mod model;
-pub mod own_files;
-pub mod placeholder;
+pub(crate) mod own_files;
+pub(crate) mod placeholder;
 mod readers;
-pub use crate::diagnostic::{Code, Diagnostic, Severity};
-pub use claude::GUARD_EVENTS;
+pub(crate) use crate::diagnostic::{Code, Diagnostic, Severity};
 mod toml_file;
 mod toml_raw;
 mod toml_shape;
-pub mod trust;
+pub(crate) mod trust;
 mod untrusted;
 
 use std::path::{Path, PathBuf};
@@ -31,16 +30,15 @@ use crate::error::Error;
 
 use crate::dirs::Homes;
 pub(crate) use discover::same_file;
-pub use discover::{
-    Found, Source, discover, discover_for, in_directory, looked_for, paths, project_dir,
-    project_file, user_dir,
+pub use discover::{Found, Source};
+pub(crate) use discover::{
+    discover, discover_for, in_directory, looked_for, paths, project_dir, project_file, user_dir,
 };
 use layer::Layer;
-pub use model::{
-    Action, Config, FailMode, Hook, Limits, LoadOptions, Order, Origin, PluginSwitch, Unreadable,
-};
+pub use model::{Action, Config, FailMode, LoadOptions};
+pub(crate) use model::{Hook, Limits, Order, Origin, Unreadable};
 use own_files::{OwnFiles, Sources};
-pub use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
+pub(crate) use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
 /// Loads and layers config files in order, as Claude Code does: hook lists
 /// appended, `disableAllHooks` takes the last value set, dedup happens per
 /// event (docs/configuration.md).
@@ -162,7 +160,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
 /// config path and `$HOOKRUN_CONFIG`'s files whether read or not, the trust
 /// list and the audit files.
 #[must_use]
-pub fn own_files(config: &Config) -> OwnFiles {
+pub(crate) fn own_files(config: &Config) -> OwnFiles {
     let mut named: Vec<PathBuf> = discover::user_dir()
         .map(|d| d.join("hookrun.toml"))
         .into_iter()
@@ -185,7 +183,7 @@ pub fn own_files(config: &Config) -> OwnFiles {
 /// a file caught empty mid-save): every event would pass unguarded without
 /// a word. Turning hookrun off on purpose is said with the off switch.
 #[must_use]
-pub fn no_hooks(files: &[PathBuf]) -> Diagnostic {
+pub(crate) fn no_hooks(files: &[PathBuf]) -> Diagnostic {
     let file = files.last().cloned().unwrap_or_default();
     let read = match files {
         [] => "no config file was found".to_owned(),
@@ -210,7 +208,7 @@ pub fn no_hooks(files: &[PathBuf]) -> Diagnostic {
 
 /// The JSON Schema of hookrun's TOML config.
 #[must_use]
-pub fn toml_schema() -> serde_json::Value {
+pub(crate) fn toml_schema() -> serde_json::Value {
     toml_raw::schema()
 }
 
@@ -251,7 +249,7 @@ fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, E
 /// nothing when the user trusted its content (or it cannot be read, which
 /// `check` reports already), else each setting and guard it cannot apply.
 #[must_use]
-pub fn untrusted_findings(path: &Path, options: LoadOptions) -> Vec<Diagnostic> {
+pub(crate) fn untrusted_findings(path: &Path, options: LoadOptions) -> Vec<Diagnostic> {
     let found = [Found {
         path: path.to_owned(),
         source: Source::Project,
@@ -267,7 +265,7 @@ pub fn untrusted_findings(path: &Path, options: LoadOptions) -> Vec<Diagnostic> 
 
 /// The name `check` gives the config it reads from stdin (`-`), in findings
 /// and reports.
-pub const STDIN_NAME: &str = "<stdin>";
+pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// Loads every file for `check`: a file that cannot be used becomes a
 /// finding instead of stopping the load, every drop and lint of the loaders

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use super::model::Action;
 
 /// The placeholder, as written in a config.
-pub const CONFIG_DIR: &str = "${HOOKRUN_CONFIG_DIR}";
+pub(crate) const CONFIG_DIR: &str = "${HOOKRUN_CONFIG_DIR}";
 
 /// The absolute directory of a config file, links resolved where possible,
 /// so that the command names one stable path.
 #[must_use]
-pub fn config_dir(path: &Path) -> PathBuf {
+pub(crate) fn config_dir(path: &Path) -> PathBuf {
     let dir = crate::dirs::dir_of(path);
     std::fs::canonicalize(&dir)
         .or_else(|_| std::path::absolute(&dir))
@@ -27,7 +27,7 @@ pub fn config_dir(path: &Path) -> PathBuf {
 /// an exec-form program and its arguments get it verbatim, as no shell
 /// reads them.
 #[must_use]
-pub fn expand(action: Action, dir: &Path) -> Action {
+pub(crate) fn expand(action: Action, dir: &Path) -> Action {
     let Action::Command { command, args } = action else {
         return action;
     };

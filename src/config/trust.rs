@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 /// One trusted file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Absolute, with links resolved.
     pub path: PathBuf,
     /// Lowercase hex SHA-256 of the content trusted.
@@ -25,20 +25,20 @@ pub struct Entry {
 /// The trust list as stored.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TrustList {
+pub(crate) struct TrustList {
     #[serde(default, rename = "trusted")]
     pub entries: Vec<Entry>,
 }
 
 /// The trust list's path, if a config home can be named.
 #[must_use]
-pub fn list_path() -> Option<PathBuf> {
+pub(crate) fn list_path() -> Option<PathBuf> {
     super::discover::user_dir().map(|d| d.join("trusted.toml"))
 }
 
 /// The hex SHA-256 of a file's content.
 #[must_use]
-pub fn digest(bytes: &[u8]) -> String {
+pub(crate) fn digest(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -51,7 +51,7 @@ impl TrustList {
     /// # Errors
     /// The file exists but cannot be read or parsed: said, so that a broken
     /// list is fixed rather than silently trusting nothing.
-    pub fn read(path: &Path) -> Result<Self, String> {
+    pub(crate) fn read(path: &Path) -> Result<Self, String> {
         match std::fs::read_to_string(path) {
             Ok(text) => toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(TrustList::default()),
@@ -61,7 +61,7 @@ impl TrustList {
 
     /// The list at [`list_path`]; unreadable is empty, with the reason.
     #[must_use]
-    pub fn load() -> (Self, Option<String>) {
+    pub(crate) fn load() -> (Self, Option<String>) {
         match list_path().map(|p| Self::read(&p)) {
             Some(Ok(list)) => (list, None),
             Some(Err(why)) => (TrustList::default(), Some(why)),
@@ -71,7 +71,7 @@ impl TrustList {
 
     /// Whether this content of the file at `path` (absolute) is trusted.
     #[must_use]
-    pub fn allows(&self, path: &Path, content: &[u8]) -> bool {
+    pub(crate) fn allows(&self, path: &Path, content: &[u8]) -> bool {
         let sum = digest(content);
         self.entries
             .iter()
@@ -79,7 +79,7 @@ impl TrustList {
     }
 
     /// Trusts this content of `path`, replacing an older entry for it.
-    pub fn add(&mut self, path: &Path, content: &[u8]) {
+    pub(crate) fn add(&mut self, path: &Path, content: &[u8]) {
         self.remove(path);
         self.entries.push(Entry {
             path: path.to_owned(),
@@ -88,7 +88,7 @@ impl TrustList {
     }
 
     /// Removes `path`'s entry; whether there was one.
-    pub fn remove(&mut self, path: &Path) -> bool {
+    pub(crate) fn remove(&mut self, path: &Path) -> bool {
         let before = self.entries.len();
         self.entries.retain(|e| e.path != path);
         self.entries.len() != before
@@ -99,7 +99,7 @@ impl TrustList {
     ///
     /// # Errors
     /// The directory cannot be created or the file written.
-    pub fn write(&self, path: &Path) -> Result<(), String> {
+    pub(crate) fn write(&self, path: &Path) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("{}: {e}", path.display());
         let dir = crate::dirs::dir_of(path);
         std::fs::create_dir_all(&dir).map_err(fail)?;

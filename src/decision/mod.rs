@@ -30,7 +30,6 @@ mod tool;
 use crate::events::Family;
 use merger::Merger;
 pub use model::{Decision, Input, Permission};
-pub use rewrite::merge_rewrites;
 
 /// Merges the answers of one event, in config order.
 #[must_use]
@@ -52,7 +51,7 @@ pub fn merge(
 /// hookrun's own failure on an event (a config it cannot read, a handler
 /// it cannot run, a limit it hit), as a fresh decision: see [`own_failure`].
 #[must_use]
-pub fn own_block(
+pub(crate) fn own_block(
     event: &str,
     family: Family,
     fields: &Map<String, Value>,
@@ -68,7 +67,7 @@ pub fn own_block(
 /// fail-safe for, and where a guard that never runs leaves the action
 /// unguarded (`check`'s errors).
 #[must_use]
-pub fn event_can_block(event: &str) -> bool {
+pub(crate) fn event_can_block(event: &str) -> bool {
     crate::events::known(event).is_some_and(|info| merger::can_block(info.family, event))
 }
 
@@ -86,7 +85,7 @@ pub fn event_can_block(event: &str) -> bool {
 ///
 /// The reason is also a system message, so the user sees it as well as the
 /// model.
-pub fn own_failure(
+pub(crate) fn own_failure(
     d: &mut Decision,
     event: &str,
     family: Family,

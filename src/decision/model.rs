@@ -42,7 +42,7 @@ impl Permission {
 
 /// What makes a failing hook block, which also words the block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClosedBy {
+pub(super) enum ClosedBy {
     /// hookrun's `fail_mode = "closed"`.
     FailMode,
     /// Claude Code's `onFailure: "block"`.

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 /// Applies each rewrite's differences from `original` in order. Returns the
 /// merged input and a message per key that two hooks changed differently.
 #[must_use]
-pub fn merge_rewrites(
+pub(crate) fn merge_rewrites(
     original: &Map<String, Value>,
     rewrites: &[(String, Map<String, Value>)],
 ) -> (Map<String, Value>, Vec<String>) {

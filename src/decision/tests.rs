@@ -1,5 +1,6 @@
 //! Unit tests of the merge.
 
+use super::rewrite::merge_rewrites;
 use super::*;
 use crate::answer::Answer;
 use crate::answer::Failure;

@@ -12,11 +12,11 @@ use hookrun_guards::{CanaryTool, Expect};
 
 /// A canary event in one agent's shape; `None` where the agent has no
 /// such event or tool.
-pub type Payload = fn(&Fired<'_>) -> Option<Value>;
+pub(crate) type Payload = fn(&Fired<'_>) -> Option<Value>;
 
 /// How an agent starts a hook's command, on macOS and Linux.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Launch {
+pub(crate) struct Launch {
     /// The program and its flag before the command text.
     pub shell: Shell,
     /// Variables the agent sets to the project directory.
@@ -30,7 +30,7 @@ pub struct Launch {
 
 /// The shell an agent hands a command to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shell {
+pub(crate) enum Shell {
     /// `/bin/sh -c`, whatever `$SHELL` is.
     BinSh,
     /// `bash -c`, found on PATH.
@@ -42,7 +42,7 @@ pub enum Shell {
 impl Shell {
     /// The program and flag, `$SHELL` read from `shell_var`.
     #[must_use]
-    pub fn argv(self, shell_var: Option<&str>) -> (String, &'static str) {
+    pub(crate) fn argv(self, shell_var: Option<&str>) -> (String, &'static str) {
         match self {
             Shell::BinSh => ("/bin/sh".to_owned(), "-c"),
             Shell::Bash => ("bash".to_owned(), "-c"),
@@ -55,28 +55,18 @@ impl Shell {
             ),
         }
     }
-
-    /// The way a person would write it.
-    #[must_use]
-    pub fn shown(self) -> &'static str {
-        match self {
-            Shell::BinSh => "/bin/sh -c",
-            Shell::Bash => "bash -c",
-            Shell::UserLogin => "$SHELL -lc",
-        }
-    }
 }
 
 /// The working directory an agent gives a hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cwd {
+pub(crate) enum Cwd {
     Project,
     EventCwd,
 }
 
 /// One canary, in the words the dialect's `payload` needs.
 #[derive(Debug, Clone, Copy)]
-pub struct Fired<'a> {
+pub(crate) struct Fired<'a> {
     /// The agent's own name of the event.
     pub agent_event: &'a str,
     pub tool: CanaryTool,
@@ -89,7 +79,7 @@ pub struct Fired<'a> {
 
 /// What the agent makes of a hook's answer to a canary.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Got {
+pub(crate) enum Got {
     Blocked,
     Allowed,
     Redacted,
@@ -103,7 +93,7 @@ pub enum Got {
 impl Got {
     /// Whether this is what `expect` asks for.
     #[must_use]
-    pub fn holds(&self, expect: Expect) -> bool {
+    pub(crate) fn holds(&self, expect: Expect) -> bool {
         matches!(
             (self, expect),
             (Got::Blocked, Expect::Blocked)
@@ -113,7 +103,7 @@ impl Got {
     }
 
     #[must_use]
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         match self {
             Got::Blocked => "blocked".to_owned(),
             Got::Allowed => "allowed".to_owned(),
@@ -126,7 +116,7 @@ impl Got {
 
 /// How an agent reads a blocking answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reads {
+pub(crate) struct Reads {
     /// Exit 2 blocks (Codex: only with a reason on stderr).
     pub exit_2_needs_stderr: bool,
     /// The JSON key path of the replaced tool output, where the agent
@@ -156,7 +146,7 @@ fn denies(v: &Value) -> bool {
 /// canary that expects `expect`, where `secret` is the text a redaction
 /// must remove.
 #[must_use]
-pub fn judge(
+pub(crate) fn judge(
     reads: Reads,
     expect: Expect,
     code: Option<i32>,
@@ -214,7 +204,7 @@ fn shown_line(line: &str) -> String {
 /// Gemini CLI, Cursor): `names` is (shell, read), `path_key` the read
 /// tool's path field.
 #[must_use]
-pub fn tool(fired: &Fired<'_>, names: (&str, &str), path_key: &str) -> (String, Value) {
+pub(crate) fn tool(fired: &Fired<'_>, names: (&str, &str), path_key: &str) -> (String, Value) {
     match fired.tool {
         CanaryTool::Shell => (
             names.0.to_owned(),

@@ -18,7 +18,7 @@ use crate::dialect::convert::Converted;
 ///
 /// # Errors
 /// The TOML is not a valid hookrun config.
-pub fn load_toml(path: &std::path::Path) -> Result<Config, String> {
+pub(crate) fn load_toml(path: &std::path::Path) -> Result<Config, String> {
     let options = crate::config::LoadOptions {
         explicit: false,
         default_fail_mode: FailMode::Open,
@@ -32,7 +32,7 @@ pub fn load_toml(path: &std::path::Path) -> Result<Config, String> {
 /// words quoted so the shell passes each through unchanged, a built-in as
 /// `hookrun builtin NAME --options … --mode …`; `None` (warned) for an
 /// action no command line can express.
-pub fn shell_command(hook: &Hook, warnings: &mut Vec<String>) -> Option<String> {
+pub(crate) fn shell_command(hook: &Hook, warnings: &mut Vec<String>) -> Option<String> {
     match &hook.action {
         Action::Command {
             command,
@@ -57,7 +57,7 @@ pub fn shell_command(hook: &Hook, warnings: &mut Vec<String>) -> Option<String> 
 ///
 /// # Errors
 /// The TOML is not a valid hookrun config.
-pub fn toml_to_cursor(path: &std::path::Path) -> Result<Converted, String> {
+pub(crate) fn toml_to_cursor(path: &std::path::Path) -> Result<Converted, String> {
     write(path, Dialect::Cursor)
 }
 
@@ -65,7 +65,7 @@ pub fn toml_to_cursor(path: &std::path::Path) -> Result<Converted, String> {
 ///
 /// # Errors
 /// The TOML is not a valid hookrun config.
-pub fn toml_to_copilot(path: &std::path::Path) -> Result<Converted, String> {
+pub(crate) fn toml_to_copilot(path: &std::path::Path) -> Result<Converted, String> {
     write(path, Dialect::Copilot)
 }
 

@@ -8,16 +8,16 @@
 //! rules, so existing hook scripts run unchanged. `input = "…"` on a hook
 //! asks for another dialect.
 
-pub mod canary;
-pub mod convert;
-pub mod flat_hooks;
+pub(crate) mod canary;
+pub(crate) mod convert;
+pub(crate) mod flat_hooks;
 
-pub mod protocol;
+pub(crate) mod protocol;
 mod shared;
 #[cfg(test)]
 mod testing;
 
-pub use protocol::{Protocol, Reading};
+pub(crate) use protocol::{Protocol, Reading};
 
 pub use crate::agent::Dialect;
 pub(crate) use shared::notice_line;
@@ -30,7 +30,7 @@ use crate::event::Event;
 /// Generates the dialects' `mod` lines and `REGISTRY` from the one list in `crate::agent`.
 macro_rules! define_registry {
     ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal;)*) => {
-        $(pub mod $module;)*
+        $(pub(crate) mod $module;)*
 
         /// Every dialect, in the order events are recognised.
         static REGISTRY: &[&dyn Protocol] = &[$(&$module::$imp,)*];
@@ -40,7 +40,7 @@ crate::agent::dialects!(define_registry);
 
 /// The implementation of a dialect.
 #[must_use]
-pub fn protocol(dialect: Dialect) -> &'static dyn Protocol {
+pub(crate) fn protocol(dialect: Dialect) -> &'static dyn Protocol {
     REGISTRY
         .iter()
         .copied()
@@ -51,13 +51,13 @@ pub fn protocol(dialect: Dialect) -> &'static dyn Protocol {
 /// A dialect's own name for an event of hookrun's model; `None` where its
 /// agent never fires it.
 #[must_use]
-pub fn event_name(dialect: Dialect, event: &str) -> Option<String> {
+pub(crate) fn event_name(dialect: Dialect, event: &str) -> Option<String> {
     protocol(dialect).event_name(event)
 }
 
 /// The dialects whose hooks file `convert --to` can write.
 #[must_use]
-pub fn writable_names() -> Vec<&'static str> {
+pub(crate) fn writable_names() -> Vec<&'static str> {
     REGISTRY
         .iter()
         .filter(|p| p.hooks_file_writer().is_some())
@@ -67,7 +67,7 @@ pub fn writable_names() -> Vec<&'static str> {
 
 /// Who sent this event (`--dialect` overrides it).
 #[must_use]
-pub fn detect(obj: &Map<String, Value>) -> Dialect {
+pub(crate) fn detect(obj: &Map<String, Value>) -> Dialect {
     REGISTRY
         .iter()
         .find(|p| p.detects(obj))
@@ -145,7 +145,7 @@ pub fn read_event_as<'a>(
 /// Renders a block hookrun makes itself in the caller's shape (see
 /// `decision::own_block`).
 #[must_use]
-pub fn render_own_block(event: &Event, reason: &str) -> crate::rendered::Rendered {
+pub(crate) fn render_own_block(event: &Event, reason: &str) -> crate::rendered::Rendered {
     // An event hookrun does not know still gets a block: the plain
     // `decision: block` every Claude-like agent reads on any event.
     let family = event.info.map_or(crate::events::Family::Stop, |i| i.family);
@@ -156,6 +156,6 @@ pub fn render_own_block(event: &Event, reason: &str) -> crate::rendered::Rendere
 /// Renders hookrun's own block for an event it could not read, in the
 /// shape of the dialect `--dialect` named (see `Protocol::unread_block`).
 #[must_use]
-pub fn render_unread_block(dialect: Dialect, message: &str) -> crate::rendered::Rendered {
+pub(crate) fn render_unread_block(dialect: Dialect, message: &str) -> crate::rendered::Rendered {
     protocol(dialect).unread_block(message)
 }

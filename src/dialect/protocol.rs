@@ -15,7 +15,7 @@ use crate::rendered::Rendered;
 /// default timeout), reading a hook's run by its rules and rendering the
 /// merged decision in its shape. One implementation per file, listed once in
 /// `REGISTRY`; nothing outside `dialect/` needs to know which agent called.
-pub trait Protocol: Sync {
+pub(crate) trait Protocol: Sync {
     /// The dialect this implements.
     fn id(&self) -> Dialect;
 
@@ -122,7 +122,7 @@ pub trait Protocol: Sync {
 /// The block every Claude-like agent reads on any event: `decision:
 /// "block"` with hookrun's reason, exit 2, the error on stderr.
 #[must_use]
-pub fn plain_block(message: &str) -> Rendered {
+pub(crate) fn plain_block(message: &str) -> Rendered {
     Rendered {
         stdout: serde_json::json!({"decision": "block", "reason": format!("hookrun: {message}")})
             .to_string(),
@@ -132,18 +132,18 @@ pub fn plain_block(message: &str) -> Rendered {
 }
 
 /// Converts the hookrun TOML config at a path into an agent's hooks file.
-pub type HooksFileWriter = fn(&std::path::Path) -> Result<Converted, String>;
+pub(crate) type HooksFileWriter = fn(&std::path::Path) -> Result<Converted, String>;
 
 /// The result of a conversion: the new text and what could not be carried.
 #[derive(Debug, Clone)]
-pub struct Converted {
+pub(crate) struct Converted {
     pub text: String,
     pub warnings: Vec<String>,
 }
 
 /// What reading a hook's run may depend on besides the run itself.
 #[derive(Debug, Clone, Copy)]
-pub struct Reading {
+pub(crate) struct Reading {
     /// The hook's timeout, in seconds.
     pub timeout_secs: f64,
     /// Whether the hook's `fail_mode` was set explicitly (else the agent's

@@ -20,11 +20,11 @@ use crate::os;
 /// Past this `--version` is a hang. Generous: Gemini CLI's launcher
 /// loads its whole bundle first, which took 5 s on a busy 2-core machine,
 /// and the agents are asked all at once.
-pub const PROBE_LIMIT: Duration = Duration::from_secs(30);
+pub(crate) const PROBE_LIMIT: Duration = Duration::from_secs(30);
 
 /// Sets the probe's limit in whole seconds, for a machine slower than
 /// [`PROBE_LIMIT`] allows for (or a test that must not wait for it).
-pub const PROBE_LIMIT_VAR: &str = "HOOKRUN_DOCTOR_VERSION_TIMEOUT";
+pub(crate) const PROBE_LIMIT_VAR: &str = "HOOKRUN_DOCTOR_VERSION_TIMEOUT";
 
 /// The probe's limit: `$HOOKRUN_DOCTOR_VERSION_TIMEOUT` seconds when set to
 /// a positive whole number, else [`PROBE_LIMIT`].
@@ -41,7 +41,7 @@ const PROBE_OUTPUT: usize = 16 * 1024;
 
 /// One agent's installed version, as reported.
 #[derive(Debug, Clone, Serialize)]
-pub struct AgentVersion {
+pub(crate) struct AgentVersion {
     pub agent: &'static str,
     /// The launcher looked for on PATH.
     pub program: &'static str,
@@ -68,7 +68,7 @@ pub struct AgentVersion {
 /// # Errors
 /// The runtime cannot start, or hookrun was interrupted (the probes are
 /// stopped first).
-pub fn probe(
+pub(crate) fn probe(
     agents: &[Agent],
     path_var: Option<&OsStr>,
     cwd: &Path,
@@ -116,7 +116,7 @@ fn run(specs: Vec<ExecSpec>) -> Result<Vec<HookRun>, Error> {
 /// it dropped, a pre-release or build suffix (`-7ae6800`, `-beta.1`) kept,
 /// punctuation after it (`1.0.102.`) not.
 #[must_use]
-pub fn parse_version(text: &str) -> Option<String> {
+pub(crate) fn parse_version(text: &str) -> Option<String> {
     let re = regex::Regex::new(
         r"(?:^|[^0-9A-Za-z.])[vV]?(\d+(?:\.\d+)+(?:[-+][0-9A-Za-z]+(?:[.-][0-9A-Za-z]+)*)?)",
     )

@@ -13,7 +13,7 @@ use super::report::{CanaryResult, Problem};
 /// The program word of a command (quotes removed): what the shell looks
 /// for on PATH, or a path.
 #[must_use]
-pub fn program_of(command: &str) -> String {
+pub(crate) fn program_of(command: &str) -> String {
     if let Some(quoted) = command.strip_prefix('\'') {
         return quoted.split('\'').next().unwrap_or("").to_owned();
     }
@@ -27,7 +27,7 @@ fn config_word(command: &str) -> Option<&str> {
 
 /// What was found about one registration, beyond its command.
 #[derive(Debug, Clone)]
-pub struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     pub agent: Agent,
     pub scope: Scope,
     pub command: &'a str,
@@ -44,7 +44,7 @@ pub struct Facts<'a> {
 
 /// The problems of one registration's own wiring (D001–D004).
 #[must_use]
-pub fn wiring(f: &Facts<'_>) -> Vec<Problem> {
+pub(crate) fn wiring(f: &Facts<'_>) -> Vec<Problem> {
     let mut out = Vec::new();
     let program = program_of(f.command);
     let agent = f.agent.as_str();
@@ -131,7 +131,7 @@ pub fn wiring(f: &Facts<'_>) -> Vec<Problem> {
 /// enforcing built-in listening to the event whose matcher admits the
 /// canary's tool. Hooks that run hookrun itself are not guards.
 #[must_use]
-pub fn promised(config: &Config, model_event: &str) -> Vec<(&'static str, Canary)> {
+pub(crate) fn promised(config: &Config, model_event: &str) -> Vec<(&'static str, Canary)> {
     let mut out: Vec<(&'static str, Canary)> = Vec::new();
     let Some(info) = crate::events::known(model_event) else {
         return out;
@@ -169,7 +169,7 @@ pub fn promised(config: &Config, model_event: &str) -> Vec<(&'static str, Canary
 /// D009 when a canary did not hold through a registration: each one that
 /// did not, what it should have been and what it was.
 #[must_use]
-pub fn canaries_failed(results: &[CanaryResult]) -> Option<Problem> {
+pub(crate) fn canaries_failed(results: &[CanaryResult]) -> Option<Problem> {
     let failed: Vec<String> = results
         .iter()
         .filter(|c| !c.holds)
@@ -188,7 +188,7 @@ pub fn canaries_failed(results: &[CanaryResult]) -> Option<Problem> {
 /// with, or whose version cannot be read: the agent's, not one
 /// registration's, so reported once at the top level.
 #[must_use]
-pub fn version_problems(found: &[AgentVersion]) -> Vec<Problem> {
+pub(crate) fn version_problems(found: &[AgentVersion]) -> Vec<Problem> {
     found
         .iter()
         .filter_map(|a| a.untested.as_ref())

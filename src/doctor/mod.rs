@@ -8,12 +8,9 @@ pub(crate) mod agents;
 pub(crate) mod codex_trust;
 pub(crate) mod examine;
 pub(crate) mod fire;
-pub mod judge;
-pub mod report;
+pub(crate) mod judge;
+pub(crate) mod report;
 pub(crate) mod tested;
 
-pub use judge::{Facts, canaries_failed, program_of, promised, version_problems, wiring};
-pub use report::{
-    CODES, CanaryResult, Layer, Problem, Registration, Report, expected, render_command_hooks,
-    render_text, scope_name,
-};
+pub(crate) use judge::{canaries_failed, version_problems};
+pub(crate) use report::{Report, render_command_hooks, render_text};

@@ -1,5 +1,6 @@
-//! `doctor`'s report as data: every problem code, each registration and
-//! canary result, and the text a user reads.
+//! `doctor`'s report as data: its problems (their codes are listed in
+//! docs/doctor.md's table), each registration and canary result, and the
+//! text a user reads.
 
 use std::path::PathBuf;
 
@@ -8,53 +9,9 @@ use serde::Serialize;
 use crate::install::agent::Scope;
 use hookrun_guards::Expect;
 
-/// Every problem code `doctor` reports, with what it means: stable, and
-/// listed in docs/doctor.md.
-pub const CODES: &[(&str, &str)] = &[
-    (
-        "D001",
-        "the registered command's program is not found (not on PATH, or no such file)",
-    ),
-    (
-        "D002",
-        "a machine-specific path in a project's shared settings file",
-    ),
-    ("D003", "a Copilot CLI registration without `--event`"),
-    (
-        "D004",
-        "a registration on a blocking event without the agent's own fail-safe",
-    ),
-    (
-        "D005",
-        "an event the config has hooks on that no registration reading it receives",
-    ),
-    ("D006", "a hook that runs twice"),
-    (
-        "D007",
-        "an untrusted project config: its guards or rewrites are dropped",
-    ),
-    ("D008", "a config the registration reads cannot be loaded"),
-    (
-        "D010",
-        "an agent's settings file that is not valid JSON: what it registers cannot be seen",
-    ),
-    (
-        "D009",
-        "a canary got what the guard promises against (a block, an allow or a redaction failed)",
-    ),
-    (
-        "D012",
-        "an agent version hookrun has not been tested with, or one that cannot be read",
-    ),
-    (
-        "D011",
-        "a Codex hook Codex skips: never reviewed, changed since it was trusted, disabled, or in a project Codex does not trust",
-    ),
-];
-
 /// One thing wrong with a registration, and the command that fixes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
+pub(crate) struct Problem {
     pub code: &'static str,
     pub message: String,
     pub fix: String,
@@ -62,7 +19,11 @@ pub struct Problem {
 
 impl Problem {
     #[must_use]
-    pub fn new(code: &'static str, message: impl Into<String>, fix: impl Into<String>) -> Self {
+    pub(crate) fn new(
+        code: &'static str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
         Problem {
             code,
             message: message.into(),
@@ -73,7 +34,7 @@ impl Problem {
 
 /// One config file a registration reads, and how far it is trusted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Layer {
+pub(crate) struct Layer {
     pub path: PathBuf,
     /// Where discovery found it: `explicit` (`--config`), `user`, `env`
     /// (`$HOOKRUN_CONFIG`), `claude-settings` or `project`.
@@ -87,7 +48,7 @@ pub struct Layer {
 /// One hookrun registration: the command of one handler in one settings
 /// file, on the events it is registered for.
 #[derive(Debug, Clone, Serialize)]
-pub struct Registration {
+pub(crate) struct Registration {
     pub agent: &'static str,
     pub scope: &'static str,
     pub file: PathBuf,
@@ -101,7 +62,7 @@ pub struct Registration {
 
 /// One canary fired through one registration.
 #[derive(Debug, Clone, Serialize)]
-pub struct CanaryResult {
+pub(crate) struct CanaryResult {
     pub agent: &'static str,
     pub scope: &'static str,
     pub file: PathBuf,
@@ -117,7 +78,7 @@ pub struct CanaryResult {
 
 /// Everything `doctor` found.
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Problems of no one registration (D010, D012).
     pub problems: Vec<Problem>,
     /// The installed version of each agent that has a registration.
@@ -137,7 +98,7 @@ impl Report {
     /// Exit 0 only when no registration has a problem and every canary
     /// holds; with no registration at all there is nothing that guards.
     #[must_use]
-    pub fn healthy(&self) -> bool {
+    pub(crate) fn healthy(&self) -> bool {
         !self.registrations.is_empty()
             && self.problems.is_empty()
             && self.registrations.iter().all(|r| r.problems.is_empty())
@@ -147,7 +108,7 @@ impl Report {
 
 /// The scope's name, as `install --scope` takes it.
 #[must_use]
-pub fn scope_name(scope: Scope) -> &'static str {
+pub(crate) fn scope_name(scope: Scope) -> &'static str {
     match scope {
         Scope::User => "user",
         Scope::Project => "project",
@@ -158,7 +119,7 @@ pub fn scope_name(scope: Scope) -> &'static str {
 /// What `doctor` lists before it fires: the user's own command hooks the
 /// canaries will reach.
 #[must_use]
-pub fn render_command_hooks(hooks: &[String]) -> String {
+pub(crate) fn render_command_hooks(hooks: &[String]) -> String {
     let mut s = String::from(
         "the canaries reach these command hooks of yours (they run; `--no-hooks` skips them):\n",
     );
@@ -172,7 +133,7 @@ pub fn render_command_hooks(hooks: &[String]) -> String {
 
 /// The text report.
 #[must_use]
-pub fn render_text(r: &Report) -> String {
+pub(crate) fn render_text(r: &Report) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     for p in &r.problems {
@@ -253,6 +214,30 @@ pub fn render_text(r: &Report) -> String {
 
 /// What a canary expects, as shown.
 #[must_use]
-pub fn expected(e: Expect) -> &'static str {
+pub(crate) fn expected(e: Expect) -> &'static str {
     e.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    /// Every `Dnnn` code in doctor's source has a row in docs/doctor.md's
+    /// table, and every row names a code doctor can report: the table is
+    /// the codes' one list.
+    #[test]
+    fn the_docs_table_lists_exactly_the_codes_doctor_reports() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let code = regex::Regex::new(r#""(D\d{3})""#).expect("regex");
+        let mut in_source = BTreeSet::new();
+        for entry in std::fs::read_dir(root.join("src/doctor")).expect("src/doctor") {
+            let text = std::fs::read_to_string(entry.expect("entry").path()).expect("source");
+            in_source.extend(code.captures_iter(&text).map(|c| c[1].to_owned()));
+        }
+        let row = regex::Regex::new(r"(?m)^\| (D\d{3}) \|").expect("regex");
+        let docs = std::fs::read_to_string(root.join("docs/doctor.md")).expect("docs/doctor.md");
+        let in_docs: BTreeSet<String> = row.captures_iter(&docs).map(|c| c[1].to_owned()).collect();
+        assert!(in_source.len() >= 12, "{in_source:?}");
+        assert_eq!(in_source, in_docs);
+    }
 }

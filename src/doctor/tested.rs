@@ -11,7 +11,7 @@ use crate::install::agent::Agent;
 /// How hookrun's tests know an agent's version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum How {
+pub(crate) enum How {
     /// The real agent, run by `scripts/live` against a mock of its model.
     Live,
     /// Payloads and answers written from the agent's documentation or
@@ -21,7 +21,7 @@ pub enum How {
 
 impl How {
     #[must_use]
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             How::Live => "live",
             How::Fixtures => "fixtures",
@@ -31,7 +31,7 @@ impl How {
 
 /// One agent's row.
 #[derive(Debug, Clone, Copy)]
-pub struct Tested {
+pub(crate) struct Tested {
     pub agent: Agent,
     /// The agent's launcher, as its installer puts it on PATH.
     pub program: &'static str,
@@ -44,7 +44,7 @@ pub struct Tested {
 }
 
 /// Every agent hookrun registers in, in `Agent::ALL` order.
-pub const TESTED: [Tested; 5] = [
+pub(crate) const TESTED: [Tested; 5] = [
     Tested {
         agent: Agent::Claude,
         program: "claude",
@@ -85,7 +85,7 @@ pub const TESTED: [Tested; 5] = [
 /// The row of `agent`; a row missing from the table (a test forbids it)
 /// would read as no version tested.
 #[must_use]
-pub fn of(agent: Agent) -> Tested {
+pub(crate) fn of(agent: Agent) -> Tested {
     TESTED
         .iter()
         .find(|t| t.agent == agent)

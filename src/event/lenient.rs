@@ -19,7 +19,7 @@ use serde_json::Value;
 
 /// The deepest nesting hookrun reads: above what any agent's serializer
 /// writes.
-pub const MAX_DEPTH: usize = 5_000;
+pub(super) const MAX_DEPTH: usize = 5_000;
 
 /// The stack of the thread that parses a deep event: a nesting level costs
 /// serde_json a few hundred bytes of stack.
@@ -45,14 +45,14 @@ thread_local! {
 
 /// Says that this thread handles an event with `stack` bytes of stack: it
 /// reads as deep as that holds (at most [`MAX_DEPTH`]), on itself.
-pub fn limit_to_stack(stack: usize) {
+pub(crate) fn limit_to_stack(stack: usize) {
     let fits = stack.saturating_sub(STACK_RESERVE) / STACK_PER_LEVEL;
     DEPTH_LIMIT.set(Some(fits.min(MAX_DEPTH)));
 }
 
 /// The deepest nesting read on this thread.
 #[must_use]
-pub fn depth_limit() -> usize {
+pub(super) fn depth_limit() -> usize {
     DEPTH_LIMIT.get().unwrap_or(MAX_DEPTH)
 }
 
@@ -62,7 +62,7 @@ pub fn depth_limit() -> usize {
 /// # Errors
 /// The text is not JSON even so (serde_json's error for the original text),
 /// or it is nested deeper than [`MAX_DEPTH`] (a message saying so).
-pub fn parse(raw: &[u8]) -> Result<Value, Failure> {
+pub(super) fn parse(raw: &[u8]) -> Result<Value, Failure> {
     let first = match serde_json::from_slice(raw) {
         Ok(v) => return Ok(v),
         Err(e) => e,
@@ -105,7 +105,7 @@ fn parse_deep(text: &[u8]) -> Result<Value, serde_json::Error> {
 
 /// Why an event could not be read.
 #[derive(Debug)]
-pub enum Failure {
+pub(super) enum Failure {
     Json(serde_json::Error),
     TooDeep(usize),
 }

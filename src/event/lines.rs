@@ -19,7 +19,7 @@ pub enum Line {
 /// Cuts chunks of a stream into [`Line`]s, holding at most `cap` bytes of
 /// the current line.
 #[derive(Debug)]
-pub struct LineSplitter {
+pub(crate) struct LineSplitter {
     cap: usize,
     line: Vec<u8>,
     over: bool,
@@ -29,7 +29,7 @@ impl LineSplitter {
     /// A splitter whose lines (without their newline) hold at most `cap`
     /// bytes.
     #[must_use]
-    pub fn new(cap: usize) -> Self {
+    pub(crate) fn new(cap: usize) -> Self {
         LineSplitter {
             cap,
             line: Vec::new(),
@@ -39,14 +39,14 @@ impl LineSplitter {
 
     /// Changes the cap for the lines still to come (a reloaded config may
     /// raise or lower it).
-    pub fn set_cap(&mut self, cap: usize) {
+    pub(crate) fn set_cap(&mut self, cap: usize) {
         self.cap = cap;
     }
 
     /// Takes bytes of `chunk` up to and including the first newline: returns
     /// how many it took and, when a newline ended a line, that line. The
     /// caller feeds the rest of the chunk again.
-    pub fn feed(&mut self, chunk: &[u8]) -> (usize, Option<Line>) {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> (usize, Option<Line>) {
         let newline = chunk.iter().position(|&b| b == b'\n');
         let piece = &chunk[..newline.unwrap_or(chunk.len())];
         if !self.over {
@@ -72,7 +72,7 @@ impl LineSplitter {
     }
 
     /// The stream ended: the last line when it had no newline.
-    pub fn finish(&mut self) -> Option<Line> {
+    pub(crate) fn finish(&mut self) -> Option<Line> {
         (self.over || !self.line.is_empty()).then(|| self.take())
     }
 

@@ -12,9 +12,10 @@ use crate::events::{self, EventInfo};
 mod lenient;
 mod lines;
 mod stdin;
-pub use lenient::limit_to_stack;
-pub use lines::{Line, LineSplitter, split_all};
-pub use stdin::{read_capped, read_stdin, too_large};
+pub(crate) use lenient::limit_to_stack;
+pub(crate) use lines::LineSplitter;
+pub use lines::{Line, split_all};
+pub(crate) use stdin::{read_capped, read_stdin, too_large};
 
 /// One parsed event.
 #[derive(Debug, Clone)]
@@ -55,7 +56,7 @@ impl Event {
 ///
 /// # Errors
 /// Empty input, malformed JSON (with the byte offset), or a non-object.
-pub fn object_of(raw: &[u8]) -> Result<Map<String, Value>, Error> {
+pub(crate) fn object_of(raw: &[u8]) -> Result<Map<String, Value>, Error> {
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::Event(
             "stdin is empty; expected one JSON object".into(),
@@ -91,7 +92,7 @@ pub fn object_of(raw: &[u8]) -> Result<Map<String, Value>, Error> {
 /// used, hookrun's name for it (if the dialect has one) and the fields in
 /// hookrun's model.
 #[derive(Debug)]
-pub struct Recognised {
+pub(crate) struct Recognised {
     pub dialect: Dialect,
     pub caller_event: String,
     pub mapped: Option<String>,
@@ -107,7 +108,7 @@ pub struct Recognised {
 ///
 /// # Errors
 /// No event name, or a `hook_event_name` that is not a string.
-pub fn build<'a>(
+pub(crate) fn build<'a>(
     raw: impl Into<std::borrow::Cow<'a, [u8]>>,
     forced_name: Option<&str>,
     recognised: Recognised,
@@ -196,7 +197,7 @@ pub fn build<'a>(
 /// the events that carry one), in Claude Code's key order; the partial
 /// event's own fields win. For `explain` and `test`.
 #[must_use]
-pub fn complete(partial: &Map<String, Value>, cwd: &str) -> Map<String, Value> {
+pub(crate) fn complete(partial: &Map<String, Value>, cwd: &str) -> Map<String, Value> {
     let mut out = Map::new();
     out.insert(
         "session_id".into(),

@@ -19,7 +19,7 @@ fn within_cap(buf: &[u8], cap: usize) -> bool {
 ///
 /// # Errors
 /// An I/O error, or input over the cap.
-pub fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
+pub(crate) fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
     let mut buf = Vec::new();
     let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(2);
     reader
@@ -42,7 +42,7 @@ pub fn read_capped(reader: impl Read, cap: usize) -> Result<Vec<u8>, Error> {
 ///
 /// # Errors
 /// As [`read_capped`], or the timeout.
-pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, Error> {
+pub(crate) fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, Error> {
     /// The smallest read: std's stdin buffer size, so that reads bypass
     /// that buffer and the wait never sleeps while bytes sit in it.
     const MIN_READ: usize = 8 * 1024;
@@ -87,7 +87,7 @@ pub fn read_stdin(cap: usize, timeout: std::time::Duration) -> Result<Vec<u8>, E
 
 /// The error for an event over the cap of `cap` bytes, however it was read.
 #[must_use]
-pub fn too_large(cap: usize) -> Error {
+pub(crate) fn too_large(cap: usize) -> Error {
     Error::Event(format!(
         "the event is larger than the limit of {cap} bytes (raise `limits.max_event_bytes` or `--max-event-bytes`)"
     ))

@@ -26,7 +26,7 @@ const CHUNK: usize = 64 * 1024;
 /// memory than it printed, where a zeroed 64 KiB scratch buffer per stream
 /// cost every hook 32 page faults. Past the cap, a scratch buffer, made on
 /// first need, takes what is dropped.
-pub async fn capture(mut stream: impl AsyncRead + Unpin, cap: usize, out: &mut Captured) {
+pub(super) async fn capture(mut stream: impl AsyncRead + Unpin, cap: usize, out: &mut Captured) {
     let mut scratch = Vec::new();
     loop {
         let room = cap.saturating_sub(out.bytes.len());

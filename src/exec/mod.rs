@@ -31,7 +31,7 @@ use tokio::time::{Instant, sleep_until};
 
 pub use capture::Captured;
 use capture::capture;
-pub use spawn::{ExecSpec, Program, reap_async, spawn_async};
+pub(crate) use spawn::{ExecSpec, Program, reap_async, spawn_async};
 use spawn::{command_for, spawn_error};
 use streams::{Streams, kill_until_closed};
 
@@ -39,11 +39,11 @@ use crate::os::{self, GroupGuard, LiveGroups, Stop};
 
 /// How long a timed-out hook gets between SIGTERM and SIGKILL: Claude Code
 /// sends SIGTERM, then SIGKILL 1.5 s later.
-pub const KILL_GRACE: Duration = Duration::from_millis(1500);
+pub(crate) const KILL_GRACE: Duration = Duration::from_millis(1500);
 
 /// Limits that apply to every hook of a run.
 #[derive(Debug, Clone, Copy)]
-pub struct ExecLimits {
+pub(crate) struct ExecLimits {
     pub max_output_bytes: usize,
     pub leak_grace: Duration,
 }
@@ -94,7 +94,7 @@ impl HookRun {
 /// the result of `meanwhile`, which runs once every hook has been started:
 /// in-process work (built-in hooks) overlaps the hooks instead of adding
 /// to the event's latency.
-pub async fn run_all<T>(
+pub(crate) async fn run_all<T>(
     specs: Vec<ExecSpec>,
     limits: ExecLimits,
     live: &LiveGroups,
@@ -128,7 +128,7 @@ pub async fn run_all<T>(
 }
 
 /// Runs one hook to completion, timeout or leak; never fails.
-pub async fn run_one(
+pub(crate) async fn run_one(
     spec: ExecSpec,
     input: Arc<Vec<u8>>,
     limits: ExecLimits,
@@ -256,7 +256,7 @@ fn exit_status(status: std::process::ExitStatus) -> RunStatus {
 ///
 /// # Errors
 /// The runtime cannot start, or hookrun was interrupted.
-pub fn run_blocking(
+pub(crate) fn run_blocking(
     specs: Vec<ExecSpec>,
     limits: ExecLimits,
 ) -> Result<Vec<HookRun>, crate::error::Error> {
@@ -271,7 +271,7 @@ pub fn run_blocking(
 /// # Errors
 /// The runtime cannot start, or hookrun was interrupted (every running
 /// group is then terminated, then killed).
-pub fn run_blocking_with<T>(
+pub(crate) fn run_blocking_with<T>(
     specs: Vec<ExecSpec>,
     limits: ExecLimits,
     meanwhile: impl FnOnce() -> T,

@@ -11,14 +11,14 @@ use crate::os;
 
 /// What to run.
 #[derive(Debug, Clone)]
-pub enum Program {
+pub(crate) enum Program {
     Shell(String),
     Exec { program: String, args: Vec<String> },
 }
 
 /// Everything needed to run one hook.
 #[derive(Debug, Clone)]
-pub struct ExecSpec {
+pub(crate) struct ExecSpec {
     pub program: Program,
     /// What the hook reads on stdin.
     pub input: Arc<Vec<u8>>,
@@ -81,7 +81,7 @@ pub(super) fn spawn_error(spec: &ExecSpec, e: &std::io::Error) -> String {
 ///
 /// # Errors
 /// The spawn failure, as a message.
-pub fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
+pub(crate) fn spawn_async(spec: &ExecSpec, input: &[u8]) -> Result<u32, String> {
     use std::io::{Seek, Write};
     let mut file = tempfile::tempfile()
         .map_err(|e| format!("cannot buffer the event for an async hook: {e}"))?;
@@ -126,7 +126,7 @@ static STARTED_ASYNC: std::sync::Mutex<Vec<std::process::Child>> =
 /// Collects every async hook that has ended (without waiting for one that
 /// still runs), so that none is left a zombie. `serve` calls it after each
 /// event and at least once a second while idle.
-pub fn reap_async() {
+pub(crate) fn reap_async() {
     STARTED_ASYNC
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)

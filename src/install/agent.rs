@@ -1,12 +1,12 @@
 //! The agents `install` knows, and the command it registers with each:
 //! how hookrun recognises its own handlers again.
 
-pub use crate::agent::{Agent, Scope};
+pub(crate) use crate::agent::{Agent, Scope};
 
 /// The arguments after the program in every command `install` writes for
 /// an agent: what marks a handler as hookrun's registration.
 #[must_use]
-pub fn run_args(agent: Agent) -> String {
+pub(crate) fn run_args(agent: Agent) -> String {
     format!("run --dialect {}", agent.as_str())
 }
 
@@ -16,13 +16,13 @@ pub fn run_args(agent: Agent) -> String {
 /// name none. Claude Code, Codex, Gemini CLI and Cursor send
 /// `hook_event_name` with every event.
 #[must_use]
-pub fn names_event(agent: Agent) -> bool {
+pub(crate) fn names_event(agent: Agent) -> bool {
     agent == Agent::Copilot
 }
 
 /// What one registered command says besides the dialect.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Invocation<'a> {
+pub(crate) struct Invocation<'a> {
     /// The agent's own name of the event, for agents whose payloads name
     /// none (`names_event`).
     pub event: Option<&'a str>,
@@ -38,7 +38,7 @@ pub struct Invocation<'a> {
 /// and `--config WORD` as `how` says. The config comes last: it is the one
 /// part that is not a fixed word.
 #[must_use]
-pub fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> String {
+pub(crate) fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> String {
     let mut c = format!("{program} {}", run_args(agent));
     if let Some(event) = how.event {
         c.push_str(" --event ");
@@ -60,7 +60,7 @@ pub fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> String {
 /// of one plain word, `--on-error`, and a `--config` with whatever path),
 /// so that what an older `install` wrote is recognised as well.
 #[must_use]
-pub fn is_registration(command: &str, agent: Agent) -> bool {
+pub(crate) fn is_registration(command: &str, agent: Agent) -> bool {
     let args = run_args(agent);
     let (program, rest) = match command.strip_prefix('\'') {
         Some(quoted) => match quoted.split_once("' ") {

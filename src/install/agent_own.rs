@@ -26,7 +26,7 @@ use crate::diagnostic::{Code, Diagnostic};
 /// session's project directory), each such file named in a notice.
 /// Borrowed unchanged when no hook comes from such a file.
 #[must_use]
-pub fn for_agent<'a>(
+pub(crate) fn for_agent<'a>(
     config: &'a Config,
     dialect: Dialect,
     project: &Path,
@@ -68,7 +68,7 @@ pub fn for_agent<'a>(
 /// The agents that run the hooks in `file` themselves (`config show`
 /// names them next to each such hook).
 #[must_use]
-pub fn agents_running(file: &Path, project: &Path, homes: &Homes) -> Vec<Agent> {
+pub(crate) fn agents_running(file: &Path, project: &Path, homes: &Homes) -> Vec<Agent> {
     let Ok(file) = std::fs::canonicalize(file) else {
         return Vec::new();
     };
@@ -84,7 +84,7 @@ pub fn agents_running(file: &Path, project: &Path, homes: &Homes) -> Vec<Agent> 
 
 /// The notice for a file whose hooks hookrun leaves to the agent.
 #[must_use]
-pub fn left_to_agent(file: &Path, agent: Agent) -> Diagnostic {
+pub(crate) fn left_to_agent(file: &Path, agent: Agent) -> Diagnostic {
     Diagnostic::new(
         Code::AgentRunsIt,
         file.to_path_buf(),
@@ -97,7 +97,7 @@ pub fn left_to_agent(file: &Path, agent: Agent) -> Diagnostic {
 
 /// The agent's name as its users know it.
 #[must_use]
-pub fn agent_name(agent: Agent) -> &'static str {
+pub(crate) fn agent_name(agent: Agent) -> &'static str {
     match agent {
         Agent::Claude => "Claude Code",
         Agent::Codex => "Codex",
@@ -113,7 +113,7 @@ pub fn agent_name(agent: Agent) -> &'static str {
 /// this one runs nothing, so that hookrun's hooks run once; otherwise this
 /// one judges it, as Cursor's (`for_agent` with Cursor's files).
 #[must_use]
-pub fn for_cursor_via_claude<'a>(
+pub(crate) fn for_cursor_via_claude<'a>(
     config: &'a Config,
     project: &Path,
     homes: &Homes,
@@ -150,7 +150,7 @@ fn cursor_registration(project: &Path, homes: &Homes) -> Option<PathBuf> {
 /// Whether a hooks file's JSON holds a `command` (Copilot: `bash`) that is hookrun's
 /// registration for `agent`.
 #[must_use]
-pub fn registers(value: &serde_json::Value, agent: Agent) -> bool {
+pub(crate) fn registers(value: &serde_json::Value, agent: Agent) -> bool {
     use serde_json::Value;
     match value {
         Value::Object(map) => map.iter().any(|(k, v)| {

@@ -35,7 +35,7 @@ const MARGIN: Duration = Duration::from_secs(5);
 /// One event to register: the agent's name for it, hookrun's (the model's)
 /// name, and the timeout in whole seconds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Registration {
+pub(crate) struct Registration {
     pub event: String,
     pub model: String,
     pub timeout_secs: u64,
@@ -46,7 +46,7 @@ pub struct Registration {
 /// `beforeShellExecution`), the general one is taken, so hookrun runs once
 /// per call.
 #[must_use]
-pub fn agent_event(agent: Agent, event: &str) -> Option<String> {
+pub(crate) fn agent_event(agent: Agent, event: &str) -> Option<String> {
     let table = |t: &[(&str, &str)]| {
         t.iter()
             .find(|(_, model)| *model == event)
@@ -66,7 +66,11 @@ pub fn agent_event(agent: Agent, event: &str) -> Option<String> {
 /// longest of its hooks' timeouts and a margin, so that hookrun ends a slow
 /// hook itself and answers.
 #[must_use]
-pub fn timeout_secs(config: &Config, event: &str, default: &dyn Fn(&str) -> Duration) -> u64 {
+pub(crate) fn timeout_secs(
+    config: &Config,
+    event: &str,
+    default: &dyn Fn(&str) -> Duration,
+) -> u64 {
     let longest = config
         .hooks
         .iter()
@@ -83,7 +87,7 @@ pub fn timeout_secs(config: &Config, event: &str, default: &dyn Fn(&str) -> Dura
 /// Every event the config's hooks use, in first-use order, as the agent
 /// names it; and a warning for each event the agent does not have.
 #[must_use]
-pub fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>, Vec<String>) {
+pub(crate) fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>, Vec<String>) {
     let mut regs: Vec<Registration> = Vec::new();
     let mut warnings = Vec::new();
     let mut seen: Vec<&str> = Vec::new();

@@ -18,7 +18,10 @@ const CLAUDE_IGNORES_ON_FAILURE: &[&str] =
 /// Cursor's `failClosed: true`. The other agents have no such switch;
 /// `None` there, and on events where the agent ignores it.
 #[must_use]
-pub fn fail_closed(agent: Agent, model_event: &str) -> Option<(&'static str, serde_json::Value)> {
+pub(crate) fn fail_closed(
+    agent: Agent,
+    model_event: &str,
+) -> Option<(&'static str, serde_json::Value)> {
     if !crate::decision::event_can_block(model_event) {
         return None;
     }

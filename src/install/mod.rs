@@ -8,14 +8,14 @@
 //! reading and writing the text without disturbing the rest of it
 //! (`text`). `commands::install` does the file I/O.
 
-pub mod agent;
-pub mod agent_own;
-pub mod events;
-pub mod fail_safe;
-pub use crate::agent::location;
-pub mod portable;
+pub(crate) mod agent;
+pub(crate) mod agent_own;
+pub(crate) mod events;
+pub(crate) mod fail_safe;
+pub(crate) use crate::agent::location;
+pub(crate) mod portable;
 pub(crate) mod program;
-pub mod shape;
-pub mod text;
+pub(crate) mod shape;
+pub(crate) mod text;
 
-pub use agent::{Agent, Invocation, Scope, command, is_registration, run_args};
+pub(crate) use agent::{Agent, Invocation, Scope, command};

@@ -24,7 +24,7 @@ use crate::agent::location::has_local;
 ///   directory (Cursor in the workspace root) and export no project
 ///   variable.
 #[must_use]
-pub fn project_anchor(agent: Agent) -> Option<&'static str> {
+pub(crate) fn project_anchor(agent: Agent) -> Option<&'static str> {
     match agent {
         Agent::Claude => Some("\"$CLAUDE_PROJECT_DIR\""),
         Agent::Gemini => Some("$GEMINI_PROJECT_DIR"),
@@ -40,7 +40,7 @@ pub fn project_anchor(agent: Agent) -> Option<&'static str> {
 /// # Errors
 /// Project scope and a config outside the project: why, and where such a
 /// registration can go instead.
-pub fn config_word(
+pub(crate) fn config_word(
     agent: Agent,
     scope: Scope,
     project: &Path,
@@ -70,7 +70,7 @@ pub fn config_word(
 ///
 /// # Errors
 /// Why, and where such a registration can go instead.
-pub fn check_program(
+pub(crate) fn check_program(
     agent: Agent,
     scope: Scope,
     program: &str,

@@ -15,7 +15,7 @@ use super::agent::is_registration;
 /// timeout in seconds, and the key and value asking the agent to block
 /// when the command fails (`agent::fail_closed`), if any.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Handler {
+pub(crate) struct Handler {
     pub event: String,
     pub command: String,
     pub timeout_secs: u64,
@@ -53,7 +53,7 @@ fn timeout(agent: Agent, secs: u64) -> (&'static str, Value) {
 /// A new file's content before any hook: Cursor's and Copilot's files
 /// carry a format version.
 #[must_use]
-pub fn skeleton(agent: Agent) -> Value {
+pub(crate) fn skeleton(agent: Agent) -> Value {
     if nested(agent) {
         json!({})
     } else {
@@ -64,7 +64,7 @@ pub fn skeleton(agent: Agent) -> Value {
 /// Whether a file holds nothing but what `skeleton` gives: a file
 /// `install` created, once its hooks are gone.
 #[must_use]
-pub fn is_bare(root: &Value, agent: Agent) -> bool {
+pub(crate) fn is_bare(root: &Value, agent: Agent) -> bool {
     root == &skeleton(agent) || root.as_object().is_some_and(Map::is_empty)
 }
 
@@ -155,7 +155,7 @@ fn hooks_of(root: &mut Value) -> Result<&mut Map<String, Value>, String> {
 /// # Errors
 /// The file's shape is not the agent's (the top level or `hooks` is not an
 /// object, an event's value is not a list).
-pub fn install(mut root: Value, agent: Agent, regs: &[Handler]) -> Result<Value, String> {
+pub(crate) fn install(mut root: Value, agent: Agent, regs: &[Handler]) -> Result<Value, String> {
     if !nested(agent) {
         if let Some(obj) = root.as_object_mut() {
             obj.entry("version").or_insert(json!(1));
@@ -236,7 +236,7 @@ fn strip_event(hooks: &mut Map<String, Value>, agent: Agent, event: &str) -> usi
 /// and a `hooks` object left empty by that go too, so that a file
 /// `install` only added to comes back as it was.
 #[must_use]
-pub fn uninstall(mut root: Value, agent: Agent) -> (Value, usize) {
+pub(crate) fn uninstall(mut root: Value, agent: Agent) -> (Value, usize) {
     let Some(obj) = root.as_object_mut() else {
         return (root, 0);
     };

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// How a file is laid out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Style {
+pub(crate) struct Style {
     pub indent: String,
     pub final_newline: bool,
 }
@@ -24,7 +24,7 @@ impl Default for Style {
 
 /// The style of an existing file: the indent of its first indented line.
 #[must_use]
-pub fn style_of(text: &str) -> Style {
+pub(crate) fn style_of(text: &str) -> Style {
     let indent = text
         .lines()
         .skip(1)
@@ -42,7 +42,7 @@ pub fn style_of(text: &str) -> Style {
 ///
 /// # Errors
 /// The text is not JSON.
-pub fn parse(text: &str) -> Result<Value, String> {
+pub(crate) fn parse(text: &str) -> Result<Value, String> {
     serde_json::from_str(text).map_err(|e| {
         let what = e.to_string();
         let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
@@ -56,7 +56,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
 
 /// The value as text in this style.
 #[must_use]
-pub fn render(value: &Value, style: &Style) -> String {
+pub(crate) fn render(value: &Value, style: &Style) -> String {
     let mut buf = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(style.indent.as_bytes());
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, formatter);

@@ -7,7 +7,7 @@ pub(crate) mod installed;
 mod invocation;
 mod plugin;
 mod scripts;
-pub mod suites;
+pub(crate) mod suites;
 mod words;
 
 use std::path::Path;

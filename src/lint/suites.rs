@@ -13,7 +13,7 @@ use crate::suite::{self, Case};
 
 /// Whether a path names a test file rather than a config.
 #[must_use]
-pub fn is_suite(path: &Path) -> bool {
+pub(crate) fn is_suite(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.ends_with(".test.toml"))
@@ -21,7 +21,7 @@ pub fn is_suite(path: &Path) -> bool {
 
 /// The findings of one test file.
 #[must_use]
-pub fn check(path: &Path) -> Vec<Diagnostic> {
+pub(crate) fn check(path: &Path) -> Vec<Diagnostic> {
     let s = match suite::load(path) {
         Ok(s) => s,
         Err(Error::Config(p)) => {

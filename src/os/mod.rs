@@ -39,7 +39,7 @@ mod procfs;
 /// several hundred bytes in a debug build, so the deepest event hookrun
 /// reads (5 000 levels) needs a few MiB. This gives it over 50 KiB a level.
 /// Only the pages a thread touches are ever committed.
-pub const EVENT_STACK: usize = 256 * 1024 * 1024;
+pub(crate) const EVENT_STACK: usize = 256 * 1024 * 1024;
 
 /// Runs `work` on a thread with [`EVENT_STACK`] bytes of stack and returns
 /// its result; `work` gets the stack it has. Where that thread cannot be
@@ -47,7 +47,7 @@ pub const EVENT_STACK: usize = 256 * 1024 * 1024;
 /// and gets `here`, that thread's stack ([`main_stack`],
 /// [`BLOCKING_STACK`]), so that it can refuse what would not fit in it. A
 /// panic in `work` continues in the caller, as if `work` had run there.
-pub fn on_event_stack<T: Send>(here: usize, work: impl FnOnce(usize) -> T + Send) -> T {
+pub(crate) fn on_event_stack<T: Send>(here: usize, work: impl FnOnce(usize) -> T + Send) -> T {
     let mut work = Some(work);
     let spawned = std::thread::scope(|scope| {
         let started = std::thread::Builder::new()
@@ -67,12 +67,12 @@ pub fn on_event_stack<T: Send>(here: usize, work: impl FnOnce(usize) -> T + Send
 /// explicit so that [`on_event_stack`] knows what it falls back to there).
 /// They read stdin and start event threads: most need little stack, and a
 /// large one would fail to be reserved under a low `ulimit -v`.
-pub const BLOCKING_STACK: usize = 2 * 1024 * 1024;
+pub(crate) const BLOCKING_STACK: usize = 2 * 1024 * 1024;
 
 /// The stack of the main thread: its `RLIMIT_STACK` ([`EVENT_STACK`] when
 /// unlimited).
 #[must_use]
-pub fn main_stack() -> usize {
+pub(crate) fn main_stack() -> usize {
     imp::stack_limit().unwrap_or(EVENT_STACK)
 }
 
@@ -81,7 +81,7 @@ pub fn main_stack() -> usize {
 /// pair) while building the runtime and panics when it cannot, as under a low
 /// `ulimit -n`: a pair made first, and the build kept from unwinding, turn
 /// that into an error hookrun reports like any other.
-pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     drop(std::os::unix::net::UnixStream::pair()?);
     // The panic is reported as the error, not printed by the default hook.
     let hook = std::panic::take_hook();
@@ -115,7 +115,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// How to stop a process group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// Ask every process to end (SIGTERM): it may clean up first.
     Terminate,
     /// End every process at once (SIGKILL): it cannot be caught or ignored.
@@ -128,7 +128,7 @@ pub enum Stop {
 /// would leave `sleep 30 &` running as an orphan. The group is also out of
 /// reach of the terminal's Ctrl-C, which is why hookrun forwards its own
 /// [`Termination`] to the groups it started.
-pub fn new_group(cmd: &mut Command) {
+pub(crate) fn new_group(cmd: &mut Command) {
     imp::new_group(cmd);
 }
 
@@ -138,13 +138,13 @@ pub fn new_group(cmd: &mut Command) {
 /// survive every stop of the group. Finding the holders needs Linux's
 /// `/proc`; elsewhere none are found (docs/processes.md).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OutputPipes(Vec<u64>);
+pub(crate) struct OutputPipes(Vec<u64>);
 
 impl OutputPipes {
     /// The identities of the pipes behind the hook's stdout and stderr, as
     /// hookrun holds their read ends.
     #[must_use]
-    pub fn of(
+    pub(crate) fn of(
         stdout: Option<&tokio::process::ChildStdout>,
         stderr: Option<&tokio::process::ChildStderr>,
     ) -> Self {
@@ -157,11 +157,11 @@ impl OutputPipes {
 /// The process groups of hooks that are still running, with their output
 /// pipes, so that hookrun can stop them all when it is itself interrupted.
 #[derive(Debug, Clone, Default)]
-pub struct LiveGroups(Arc<Mutex<HashMap<u32, OutputPipes>>>);
+pub(crate) struct LiveGroups(Arc<Mutex<HashMap<u32, OutputPipes>>>);
 
 impl LiveGroups {
     /// Stops every live group; a group that is already gone is fine.
-    pub fn signal_all(&self, stop: Stop) {
+    pub(crate) fn signal_all(&self, stop: Stop) {
         let groups = self
             .0
             .lock()
@@ -170,15 +170,6 @@ impl LiveGroups {
         for (leader, pipes) in groups {
             stop_group(leader, &pipes, stop);
         }
-    }
-
-    /// Whether any group is still registered.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_empty()
     }
 
     fn insert(&self, leader: u32, pipes: OutputPipes) {
@@ -201,7 +192,7 @@ impl LiveGroups {
 /// of defence if a run is abandoned (an early return, a panic, hookrun's
 /// own interruption).
 #[derive(Debug)]
-pub struct GroupGuard {
+pub(crate) struct GroupGuard {
     leader: u32,
     pipes: OutputPipes,
     live: LiveGroups,
@@ -212,7 +203,7 @@ impl GroupGuard {
     /// Registers the group led by `pid`, a child spawned after
     /// [`new_group`], whose output goes through `pipes`.
     #[must_use]
-    pub fn new(pid: u32, pipes: OutputPipes, live: &LiveGroups) -> Self {
+    pub(crate) fn new(pid: u32, pipes: OutputPipes, live: &LiveGroups) -> Self {
         live.insert(pid, pipes.clone());
         GroupGuard {
             leader: pid,
@@ -224,14 +215,14 @@ impl GroupGuard {
 
     /// Stops the whole group, and every process that left it but still
     /// holds the hook's output; a group that is already gone is fine.
-    pub fn signal(&self, stop: Stop) {
+    pub(crate) fn signal(&self, stop: Stop) {
         stop_group(self.leader, &self.pipes, stop);
     }
 
     /// The hook finished and its pipes closed: leave the group alone from
     /// now on, so a properly detached background process (a daemon a
     /// SessionStart hook starts) survives, as under Claude Code.
-    pub fn disarm(mut self) {
+    pub(crate) fn disarm(mut self) {
         self.armed = false;
         self.live.remove(self.leader);
     }
@@ -260,14 +251,14 @@ fn stop_group(leader: u32, pipes: &OutputPipes, stop: Stop) {
 /// The number of the signal that ended a child, if a signal did (`None`
 /// for a child that exited, and on platforms without signals).
 #[must_use]
-pub fn killed_by(status: &ExitStatus) -> Option<i32> {
+pub(crate) fn killed_by(status: &ExitStatus) -> Option<i32> {
     imp::killed_by(status)
 }
 
 /// The name of signal number `signal` (`SIGKILL`), or `signal N` for a
 /// number the platform does not know; reports and dialects show it.
 #[must_use]
-pub fn signal_name(signal: i32) -> String {
+pub(crate) fn signal_name(signal: i32) -> String {
     imp::signal_name(signal)
 }
 
@@ -275,7 +266,7 @@ pub fn signal_name(signal: i32) -> String {
 /// as a signal (`SIGTERM`, 15), which make the message and the exit code
 /// (128 + number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Interruption {
+pub(crate) struct Interruption {
     pub name: &'static str,
     pub number: i32,
 }
@@ -290,27 +281,27 @@ pub struct Interruption {
 /// act on what [`Termination::recv`] returns: stop the hooks, then exit
 /// 128 + the signal's number. Hooks still start with the default actions.
 #[derive(Debug)]
-pub struct Termination(imp::Termination);
+pub(crate) struct Termination(imp::Termination);
 
 impl Termination {
     /// Watches for every kind of request.
     ///
     /// # Errors
     /// One of them cannot be watched (no runtime, or the OS refused).
-    pub fn watch_all() -> std::io::Result<Self> {
+    pub(crate) fn watch_all() -> std::io::Result<Self> {
         imp::Termination::watch_all().map(Termination)
     }
 
     /// Watches for the kinds of request that can be watched; one that
     /// cannot is never received (hooks then still run to their timeouts).
     #[must_use]
-    pub fn watch() -> Self {
+    pub(crate) fn watch() -> Self {
         Termination(imp::Termination::watch())
     }
 
     /// Waits for the next request. Cancel-safe: a request that arrives while
     /// no one waits is kept for the next call, so it can sit in a `select!`.
-    pub async fn recv(&mut self) -> Interruption {
+    pub(crate) async fn recv(&mut self) -> Interruption {
         let (name, number) = self.0.recv().await;
         Interruption { name, number }
     }
@@ -322,14 +313,14 @@ impl Termination {
 /// could not be written is then reported, and blocks under
 /// `fail_mode = "closed"`. Only `write` is covered, on the calling thread:
 /// hooks still die of the signal, as anywhere else.
-pub fn with_file_size_errors<T>(write: impl FnOnce() -> T) -> T {
+pub(crate) fn with_file_size_errors<T>(write: impl FnOnce() -> T) -> T {
     imp::with_file_size_signal_blocked(write)
 }
 
 /// A file held under an exclusive advisory lock, released when dropped. It
 /// reads and writes as the file itself.
 #[derive(Debug)]
-pub struct LockedFile(imp::LockedFile);
+pub(crate) struct LockedFile(imp::LockedFile);
 
 impl Deref for LockedFile {
     type Target = File;
@@ -347,7 +338,7 @@ impl DerefMut for LockedFile {
 
 /// Why a file could not be locked, as the platform words it.
 #[derive(Debug)]
-pub struct LockError(imp::LockError);
+pub(crate) struct LockError(imp::LockError);
 
 impl std::fmt::Display for LockError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -367,7 +358,7 @@ impl std::error::Error for LockError {}
 ///
 /// # Errors
 /// The lock cannot be taken (the file system does not support locks, ...).
-pub fn lock_exclusive_within(
+pub(crate) fn lock_exclusive_within(
     file: File,
     within: std::time::Duration,
 ) -> Result<Result<LockedFile, File>, LockError> {
@@ -380,7 +371,7 @@ pub fn lock_exclusive_within(
 /// directory or a file without any execute permission makes a hook that
 /// runs it directly fail (exit 126 from the shell).
 #[must_use]
-pub fn is_executable(meta: &Metadata) -> bool {
+pub(crate) fn is_executable(meta: &Metadata) -> bool {
     !meta.is_dir() && imp::has_execute_permission(meta)
 }
 
@@ -388,7 +379,7 @@ pub fn is_executable(meta: &Metadata) -> bool {
 /// `path_var`, as a shell looks it up (an empty entry is the working
 /// directory).
 #[must_use]
-pub fn find_on_path(
+pub(crate) fn find_on_path(
     program: &str,
     path_var: Option<&std::ffi::OsStr>,
 ) -> Option<std::path::PathBuf> {
@@ -406,7 +397,7 @@ pub fn find_on_path(
 /// Whether two files' metadata describe the same file: two hard links to
 /// it, say, which no comparison of paths can tell.
 #[must_use]
-pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+pub(crate) fn same_file(a: &Metadata, b: &Metadata) -> bool {
     imp::same_file(a, b)
 }
 
@@ -419,7 +410,7 @@ pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
 ///
 /// # Errors
 /// The wait itself failed (stdin is not a valid descriptor, ...).
-pub fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool> {
+pub(crate) fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool> {
     imp::wait_stdin_readable(timeout)
 }
 
@@ -429,7 +420,7 @@ pub fn wait_stdin_readable(timeout: std::time::Duration) -> std::io::Result<bool
 /// detection uses it to trust only a nesting depth set by a real enclosing
 /// hookrun, not one inherited from a project's environment settings.
 #[must_use]
-pub fn is_ancestor(pid: u32) -> Option<bool> {
+pub(crate) fn is_ancestor(pid: u32) -> Option<bool> {
     imp::is_ancestor(pid)
 }
 
@@ -437,6 +428,6 @@ pub fn is_ancestor(pid: u32) -> Option<bool> {
 /// the platform has no such notion. `install` uses it to trust a note from
 /// npm's launcher only in the process that launcher started itself.
 #[must_use]
-pub fn parent_pid() -> Option<u32> {
+pub(crate) fn parent_pid() -> Option<u32> {
     imp::parent_pid()
 }

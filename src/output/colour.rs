@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 /// `--color`: when hookrun colours its text output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ColorWhen {
+pub(crate) enum ColorWhen {
     /// Colour when the stream is a terminal and `NO_COLOR` is unset.
     #[default]
     Auto,
@@ -21,7 +21,7 @@ pub enum ColorWhen {
 impl ColorWhen {
     /// The same choice for clap's own help and error messages.
     #[must_use]
-    pub fn for_clap(self) -> clap::ColorChoice {
+    pub(crate) fn for_clap(self) -> clap::ColorChoice {
         match self {
             ColorWhen::Auto => clap::ColorChoice::Auto,
             ColorWhen::Always => clap::ColorChoice::Always,
@@ -41,7 +41,7 @@ impl ColorWhen {
     /// them (so that clap's own messages honour it too); the last one wins,
     /// as clap would pick. `--` ends the options.
     #[must_use]
-    pub fn from_words<S: AsRef<std::ffi::OsStr>>(words: &[S]) -> Option<ColorWhen> {
+    pub(crate) fn from_words<S: AsRef<std::ffi::OsStr>>(words: &[S]) -> Option<ColorWhen> {
         let mut found = None;
         let mut iter = words.iter().map(|w| w.as_ref().to_string_lossy());
         while let Some(w) = iter.next() {
@@ -67,7 +67,7 @@ impl ColorWhen {
 static CHOICE: AtomicU8 = AtomicU8::new(0);
 
 /// Records the process's choice.
-pub fn set(choice: ColorWhen) {
+pub(crate) fn set(choice: ColorWhen) {
     CHOICE.store(choice.code(), Ordering::Relaxed);
 }
 
@@ -81,26 +81,20 @@ fn wanted(is_terminal: bool) -> bool {
 
 /// Whether text written to stdout is coloured.
 #[must_use]
-pub fn stdout() -> bool {
+pub(crate) fn stdout() -> bool {
     wanted(std::io::stdout().is_terminal())
-}
-
-/// Whether text written to stderr is coloured.
-#[must_use]
-pub fn stderr() -> bool {
-    wanted(std::io::stderr().is_terminal())
 }
 
 /// A painter: wraps text in an SGR sequence when `on`.
 #[derive(Debug, Clone, Copy)]
-pub struct Paint {
+pub(crate) struct Paint {
     pub on: bool,
 }
 
 impl Paint {
     /// `s` in SGR style `code` (`1;31` bold red…), or plain.
     #[must_use]
-    pub fn style(self, code: &str, s: &str) -> String {
+    pub(crate) fn style(self, code: &str, s: &str) -> String {
         if self.on {
             format!("\x1b[{code}m{s}\x1b[0m")
         } else {
@@ -109,17 +103,17 @@ impl Paint {
     }
 
     #[must_use]
-    pub fn red(self, s: &str) -> String {
+    pub(crate) fn red(self, s: &str) -> String {
         self.style("1;31", s)
     }
 
     #[must_use]
-    pub fn green(self, s: &str) -> String {
+    pub(crate) fn green(self, s: &str) -> String {
         self.style("1;32", s)
     }
 
     #[must_use]
-    pub fn bold(self, s: &str) -> String {
+    pub(crate) fn bold(self, s: &str) -> String {
         self.style("1", s)
     }
 }

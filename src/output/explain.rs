@@ -8,7 +8,7 @@ use crate::output::colour::Paint;
 /// The text form of an explanation; `paint` colours its headings and the
 /// matched / not matched markers.
 #[must_use]
-pub fn text(e: &Explanation, paint: Paint) -> String {
+pub(crate) fn text(e: &Explanation, paint: Paint) -> String {
     let mut out = String::new();
     let _ = write!(out, "{} {}", paint.bold("event"), e.event);
     if !e.known_event {

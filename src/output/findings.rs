@@ -13,7 +13,7 @@ use crate::output::workflow::{escape_data, escape_prop};
 
 /// How findings are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FindingsFormat {
+pub(crate) enum FindingsFormat {
     Text,
     Json,
     Github,
@@ -26,7 +26,7 @@ pub enum FindingsFormat {
 /// What was checked, beside the findings: the JUnit report has a case per
 /// file, and `--strict` decides whether its warnings fail.
 #[derive(Debug, Clone, Copy)]
-pub struct Checked<'a> {
+pub(crate) struct Checked<'a> {
     pub files: &'a [PathBuf],
     pub tally: Tally,
     pub strict: bool,
@@ -34,7 +34,7 @@ pub struct Checked<'a> {
 
 /// Counts of a check run.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub files: usize,
     pub errors: usize,
     pub warnings: usize,
@@ -42,7 +42,7 @@ pub struct Tally {
 
 impl Tally {
     #[must_use]
-    pub fn of(files: usize, findings: &[Diagnostic]) -> Self {
+    pub(crate) fn of(files: usize, findings: &[Diagnostic]) -> Self {
         let errors = findings
             .iter()
             .filter(|d| d.severity == Severity::Error)
@@ -57,7 +57,7 @@ impl Tally {
 
 /// Renders findings in `format`.
 #[must_use]
-pub fn render(
+pub(crate) fn render(
     findings: &[Diagnostic],
     checked: Checked<'_>,
     format: FindingsFormat,

@@ -12,7 +12,7 @@ use crate::output::xml::escape;
 /// The JUnit XML report of `findings` over `files`. A finding about a file
 /// that was not among them (the trust list, say) gets a case of its own.
 #[must_use]
-pub fn render(findings: &[Diagnostic], files: &[PathBuf], strict: bool) -> String {
+pub(crate) fn render(findings: &[Diagnostic], files: &[PathBuf], strict: bool) -> String {
     let mut cases: Vec<PathBuf> = Vec::new();
     for f in files.iter().chain(findings.iter().map(|d| &d.file)) {
         if !cases.contains(f) {

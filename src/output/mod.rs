@@ -1,14 +1,14 @@
 //! The one place that writes hookrun's stdout and stderr. What to write is
 //! decided elsewhere: each dialect renders a decision into a `Rendered`.
 
-pub mod colour;
-pub mod explain;
-pub mod findings;
-pub mod findings_junit;
-pub mod sarif;
-pub mod suite;
-pub mod workflow;
-pub mod xml;
+pub(crate) mod colour;
+pub(crate) mod explain;
+pub(crate) mod findings;
+pub(crate) mod findings_junit;
+pub(crate) mod sarif;
+pub(crate) mod suite;
+pub(crate) mod workflow;
+pub(crate) mod xml;
 
 use std::io::Write;
 
@@ -18,7 +18,7 @@ use crate::rendered::Rendered;
 
 /// Writes the rendered result. A closed stdout (the caller went away) is
 /// not an error worth a panic: the decision had no reader.
-pub fn emit(rendered: &Rendered) {
+pub(crate) fn emit(rendered: &Rendered) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(rendered.stdout.as_bytes());
     let _ = out.flush();
@@ -29,7 +29,7 @@ pub fn emit(rendered: &Rendered) {
 }
 
 /// Writes a rendered text to stdout. A closed stdout is not worth a panic.
-pub fn print(text: &str) {
+pub(crate) fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
@@ -38,12 +38,12 @@ pub fn print(text: &str) {
 /// Whether text on stdout is coloured: `--color`, else a terminal without
 /// `NO_COLOR`.
 #[must_use]
-pub fn colour_stdout() -> bool {
+pub(crate) fn colour_stdout() -> bool {
     colour::stdout()
 }
 
 /// Writes one diagnostic line to stderr.
-pub fn diagnostic(line: &str) {
+pub(crate) fn diagnostic(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "hookrun: {line}");
 }
 
@@ -54,7 +54,7 @@ pub fn diagnostic(line: &str) {
 /// `Protocol::unread_block`), there is no dialect to answer in: the block is
 /// Claude Code's plain one, with exit code 2.
 #[must_use]
-pub fn error_answer(e: &crate::error::Error) -> Rendered {
+pub(crate) fn error_answer(e: &crate::error::Error) -> Rendered {
     let message = e.to_string();
     let stdout = if e.blocks() {
         let mut o = Map::new();
@@ -75,7 +75,7 @@ pub fn error_answer(e: &crate::error::Error) -> Rendered {
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_report(path: &std::path::Path, report: &Value) -> std::io::Result<()> {
+pub(crate) fn write_report(path: &std::path::Path, report: &Value) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(report).unwrap_or_default();
     if path.as_os_str() == "-" {
         let _ = writeln!(std::io::stderr().lock(), "{text}");

@@ -12,7 +12,7 @@ const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The SARIF log of `findings`, pretty-printed, ending in a newline.
 #[must_use]
-pub fn render(findings: &[Diagnostic]) -> String {
+pub(crate) fn render(findings: &[Diagnostic]) -> String {
     let mut codes: Vec<_> = findings.iter().map(|d| d.code).collect();
     codes.sort_by_key(|c| c.as_str());
     codes.dedup();

@@ -12,7 +12,7 @@ use crate::output::xml::escape;
 
 /// The result of one case.
 #[derive(Debug, Clone)]
-pub struct CaseResult {
+pub(crate) struct CaseResult {
     pub suite: PathBuf,
     pub name: String,
     pub passed: bool,
@@ -29,7 +29,7 @@ pub struct CaseResult {
 impl CaseResult {
     /// A case that could not run at all (bad test file, bad config).
     #[must_use]
-    pub fn broken(suite: &Path, name: &str, why: &str) -> Self {
+    pub(crate) fn broken(suite: &Path, name: &str, why: &str) -> Self {
         CaseResult {
             suite: suite.to_owned(),
             name: name.to_owned(),
@@ -44,14 +44,14 @@ impl CaseResult {
 
 /// `N passed, N failed`.
 #[must_use]
-pub fn summary(results: &[CaseResult]) -> String {
+pub(crate) fn summary(results: &[CaseResult]) -> String {
     let failed = results.iter().filter(|r| !r.passed).count();
     format!("{} passed, {failed} failed", results.len() - failed)
 }
 
 /// The text report; `paint` colours the PASS / FAIL markers.
 #[must_use]
-pub fn text(results: &[CaseResult], paint: Paint) -> String {
+pub(crate) fn text(results: &[CaseResult], paint: Paint) -> String {
     let mut out = String::new();
     for r in results {
         let ms = r.duration.as_secs_f64() * 1000.0;
@@ -78,7 +78,7 @@ pub fn text(results: &[CaseResult], paint: Paint) -> String {
 /// A JSON array with one object per case: its file, name, whether it
 /// passed, each difference and its duration.
 #[must_use]
-pub fn json(results: &[CaseResult]) -> String {
+pub(crate) fn json(results: &[CaseResult]) -> String {
     let cases: Vec<serde_json::Value> = results
         .iter()
         .map(|r| {
@@ -99,7 +99,7 @@ pub fn json(results: &[CaseResult]) -> String {
 /// GitHub Actions workflow commands: one `::error` annotation per failed
 /// case, on its test file, then the summary line.
 #[must_use]
-pub fn github(results: &[CaseResult]) -> String {
+pub(crate) fn github(results: &[CaseResult]) -> String {
     let mut out = String::new();
     for r in results.iter().filter(|r| !r.passed) {
         let _ = writeln!(
@@ -125,7 +125,7 @@ pub fn github(results: &[CaseResult]) -> String {
 
 /// JUnit XML: one `<testsuite>` per test file.
 #[must_use]
-pub fn junit(results: &[CaseResult]) -> String {
+pub(crate) fn junit(results: &[CaseResult]) -> String {
     let failures = results.iter().filter(|r| !r.passed).count();
     let total: f64 = results.iter().map(|r| r.duration.as_secs_f64()).sum();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

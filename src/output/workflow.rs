@@ -3,7 +3,7 @@
 
 /// A workflow command's message.
 #[must_use]
-pub fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
@@ -11,6 +11,6 @@ pub fn escape_data(s: &str) -> String {
 
 /// A workflow command's property value: also `:` and `,`.
 #[must_use]
-pub fn escape_prop(s: &str) -> String {
+pub(crate) fn escape_prop(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }

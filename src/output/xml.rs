@@ -3,7 +3,7 @@
 
 /// XML-escapes text and attribute values; drops characters XML 1.0 forbids.
 #[must_use]
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -21,14 +21,14 @@ use crate::select::{self};
 use chain::run_chain;
 pub(crate) use handler::describe;
 use hooks::{guard_only, run_notices, stdin_for};
-pub use model::{Context, Evaluation};
+pub(crate) use model::{Context, Evaluation};
 
 /// Runs one event through the pipeline.
 ///
 /// # Errors
 /// Only hookrun's own failures: the runtime cannot start, or hookrun was
 /// interrupted (every running hook is then killed).
-pub fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluation, Error> {
+pub(crate) fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<Evaluation, Error> {
     let plan = select::select(config, event);
     let family = event.info.map_or(Family::Generic, |i| i.family);
     let mut eval = Evaluation {

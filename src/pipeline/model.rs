@@ -15,7 +15,7 @@ use crate::select::{Plan, Selected};
 
 /// Where and how hooks run, beyond the config.
 #[derive(Debug, Clone)]
-pub struct Context {
+pub(crate) struct Context {
     /// `CLAUDE_PROJECT_DIR` for the hooks.
     pub project_dir: String,
     /// How deeply `hookrun run` is nested (`HOOKRUN_DEPTH`).
@@ -31,7 +31,7 @@ impl Context {
     /// The context of a hookrun started by an agent: `CLAUDE_PROJECT_DIR`
     /// kept if set, else the current directory.
     #[must_use]
-    pub fn from_env(depth: u32) -> Self {
+    pub(crate) fn from_env(depth: u32) -> Self {
         let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
             .ok()
             .filter(|p| !p.is_empty())
@@ -52,7 +52,7 @@ impl Context {
 
 /// Everything that happened for one event.
 #[derive(Debug)]
-pub struct Evaluation {
+pub(crate) struct Evaluation {
     pub family: Family,
     pub plan: Plan,
     /// The synchronous hooks, in config order, with their runs and answers.
@@ -72,7 +72,7 @@ pub struct Evaluation {
 impl Evaluation {
     /// The merge inputs of the synchronous hooks, in config order.
     #[must_use]
-    pub fn inputs<'a>(&'a self, config: &Config) -> Vec<Input<'a>> {
+    pub(crate) fn inputs<'a>(&'a self, config: &Config) -> Vec<Input<'a>> {
         self.selected
             .iter()
             .zip(&self.answers)
@@ -90,7 +90,7 @@ impl Evaluation {
 
     /// The `fail_mode_from_on_failure` flags matching `inputs`.
     #[must_use]
-    pub fn on_failure_flags(&self, config: &Config) -> Vec<bool> {
+    pub(crate) fn on_failure_flags(&self, config: &Config) -> Vec<bool> {
         self.selected
             .iter()
             .map(|s| config.hooks[s.hook].fail_mode_from_on_failure)
@@ -99,7 +99,7 @@ impl Evaluation {
 
     /// The per-hook report (`run --report`, `explain --format json`).
     #[must_use]
-    pub fn report(&self, config: &Config, event: &Event) -> serde_json::Value {
+    pub(crate) fn report(&self, config: &Config, event: &Event) -> serde_json::Value {
         let mut rows: Vec<Ran<'_>> = self
             .selected
             .iter()

@@ -14,7 +14,7 @@ use crate::answer::Answer;
 /// Returns the names of what was dropped (`allow`, `updatedInput`, ...),
 /// for the notice.
 #[must_use]
-pub fn restrict(answer: &mut Answer, event: &str) -> Vec<String> {
+pub(super) fn restrict(answer: &mut Answer, event: &str) -> Vec<String> {
     let mut dropped = Vec::new();
     if let Some(json) = answer.json.as_mut() {
         restrict_top(json, &mut dropped);

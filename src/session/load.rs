@@ -11,7 +11,7 @@ use crate::output;
 
 /// The variable `doctor --no-hooks` sets so that its canaries reach only
 /// the built-in guards: `run` then drops every command hook of the config.
-pub const BUILTINS_ONLY_VAR: &str = "HOOKRUN_BUILTINS_ONLY";
+pub(crate) const BUILTINS_ONLY_VAR: &str = "HOOKRUN_BUILTINS_ONLY";
 
 fn builtins_only() -> bool {
     std::env::var_os(BUILTINS_ONLY_VAR).is_some_and(|v| v == "1")

@@ -15,7 +15,7 @@ mod load;
 pub(crate) use admit::admit;
 pub(crate) use block::{block_unread_event, own_errors_block};
 pub(crate) use handle::handle;
-pub use load::BUILTINS_ONLY_VAR;
+pub(crate) use load::BUILTINS_ONLY_VAR;
 pub(crate) use load::{
     drop_registrations, for_dialect, for_event, load_config, no_config_warning, warnings,
 };

@@ -10,7 +10,7 @@ use crate::events::Family;
 /// What a case expects; everything is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Expect {
+pub(crate) struct Expect {
     /// `allow`, `deny`, `ask`, `defer`, `block` or `none`.
     pub decision: Option<String>,
     /// A regex searched in the reasons.
@@ -34,7 +34,7 @@ pub struct Expect {
 
 /// What a case observed, in the terms of its expectations.
 #[derive(Debug, Clone)]
-pub struct Observed<'a> {
+pub(crate) struct Observed<'a> {
     pub family: Family,
     pub decision: &'a Decision,
     pub exit_code: u8,
@@ -45,7 +45,7 @@ pub struct Observed<'a> {
 
 /// The decision word of an observed result.
 #[must_use]
-pub fn decision_word(family: Family, d: &Decision) -> String {
+pub(crate) fn decision_word(family: Family, d: &Decision) -> String {
     if let Some(r) = &d.request {
         return r
             .get("behavior")
@@ -63,7 +63,7 @@ pub fn decision_word(family: Family, d: &Decision) -> String {
 /// Compares an observation with the expectations; each returned line is
 /// one difference, empty when the case passes.
 #[must_use]
-pub fn compare(expect: &Expect, seen: &Observed<'_>) -> Vec<String> {
+pub(crate) fn compare(expect: &Expect, seen: &Observed<'_>) -> Vec<String> {
     let mut diffs = Vec::new();
     let d = seen.decision;
     if let Some(want) = &expect.decision {
@@ -150,7 +150,7 @@ pub fn compare(expect: &Expect, seen: &Observed<'_>) -> Vec<String> {
 /// (exit 2 or `decision`), a permission decision, a rewrite, or its failure.
 /// `None` when it decided nothing.
 #[must_use]
-pub fn said(a: &crate::answer::Answer) -> Option<String> {
+pub(crate) fn said(a: &crate::answer::Answer) -> Option<String> {
     if let Some(text) = &a.blocking_error {
         return Some(format!("blocked: {text}"));
     }

@@ -31,11 +31,11 @@ use serde_json::{Map, Value};
 use crate::error::{ConfigProblem, Error, Location, line_col};
 
 mod compare;
-pub use compare::{Expect, Observed, compare, decision_word, said};
+pub(crate) use compare::{Expect, Observed, compare, said};
 
 /// A parsed test file.
 #[derive(Debug)]
-pub struct Suite {
+pub(crate) struct Suite {
     pub path: PathBuf,
     pub configs: Vec<PathBuf>,
     pub project_dir: PathBuf,
@@ -66,7 +66,7 @@ enum OneOrMany {
 /// One test case.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Case {
+pub(crate) struct Case {
     pub name: String,
     /// The event: its fields, partial (common fields are filled in), or
     /// only its name, any agent's own (`BeforeTool`), with the other
@@ -90,7 +90,7 @@ pub struct Case {
 /// A case's `event`: a table of fields, or a name.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
-pub enum EventSpec {
+pub(crate) enum EventSpec {
     Name(String),
     Fields(toml::Table),
 }
@@ -99,7 +99,7 @@ pub enum EventSpec {
 ///
 /// # Errors
 /// The file cannot be read or is not a valid test file.
-pub fn load(path: &Path) -> Result<Suite, Error> {
+pub(crate) fn load(path: &Path) -> Result<Suite, Error> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigRead {
         path: path.to_owned(),
         source,
@@ -174,7 +174,7 @@ fn absolute(p: &Path) -> PathBuf {
 
 /// The case's event as JSON, with `{tmp}` and `{project}` replaced.
 #[must_use]
-pub fn event_of(case: &Case, tmp: &str, project: &str) -> Map<String, Value> {
+pub(crate) fn event_of(case: &Case, tmp: &str, project: &str) -> Map<String, Value> {
     let table = match &case.event {
         EventSpec::Fields(t) => t.clone(),
         EventSpec::Name(name) => {

@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use hookrun::builtin::{Builtin, Mode};
+use hookrun::internals::builtin::{Builtin, Mode};
 use hookrun_guards::{Context, Verdict};
 use serde_json::{Value, json};
 
-fn event(v: &Value) -> hookrun::event::Event {
-    hookrun::dialect::read_event(v.to_string().as_bytes(), None).expect("event")
+fn event(v: &Value) -> hookrun::internals::event::Event {
+    hookrun::internals::dialect::read_event(v.to_string().as_bytes(), None).expect("event")
 }
 
 fn shell_verdict(tool: &str, command: &str) -> Verdict {
@@ -681,7 +681,7 @@ fn warn_mode_reports_and_allows() {
         &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
     );
     let v = b.evaluate(&ev, &Context::new(Path::new("/"), String::new));
-    let json = hookrun::answer::verdict::verdict_json(&b, "guard", "PreToolUse", "Bash", &v);
+    let json = hookrun::internals::answer::verdict_json(&b, "guard", "PreToolUse", "Bash", &v);
     let json = json.expect("a report");
     assert!(json.get("hookSpecificOutput").is_none());
     assert!(

@@ -260,7 +260,7 @@ fn a_broken_later_layer_keeps_the_readable_layers_deny() {
 /// that fails on its own is listed in `Config::unreadable`, the others load.
 #[test]
 fn every_layer_that_fails_alone_is_listed_when_layered() {
-    use hookrun::config::{self, FailMode, Found, LoadOptions, Source};
+    use hookrun::internals::config::{self, FailMode, Found, LoadOptions, Source};
     let dir = tempfile::tempdir().expect("tempdir");
     let good = dir.path().join("good.toml");
     let broken = dir.path().join("broken.toml");
@@ -282,7 +282,7 @@ fn every_layer_that_fails_alone_is_listed_when_layered() {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
-        foreign: hookrun::dialect::convert::HOOKS_FILES,
+        foreign: hookrun::internals::convert::HOOKS_FILES,
     };
     let all = config::load_found(&files, options).expect("layered");
     for f in &files {

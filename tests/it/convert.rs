@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hookrun::config::{self, Action, Config, FailMode, LoadOptions, Severity};
+use hookrun::internals::config::{self, Action, Config, FailMode, LoadOptions, Severity};
 
 use crate::support::BIN;
 
@@ -14,7 +14,7 @@ fn load(path: &Path) -> Config {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: None,
-            foreign: hookrun::dialect::convert::HOOKS_FILES,
+            foreign: hookrun::internals::convert::HOOKS_FILES,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -31,7 +31,7 @@ fn semantics(c: &Config) -> Vec<String> {
             // Events Claude Code does not know cannot be carried (warned).
             h.events
                 .iter()
-                .filter(|e| hookrun::events::info(e).is_some())
+                .filter(|e| hookrun::internals::events::info(e).is_some())
                 .map(move |e| {
                     let what = format!(
                         "{:?} {} {:?} {:?} {} {:?} {:?}",
@@ -66,8 +66,8 @@ fn action_of(action: &Action) -> String {
         Action::Command {
             command,
             args: None,
-        } if hookrun::convert::builtin_of(command).is_some() => {
-            let (name, options, mode) = hookrun::convert::builtin_of(command).unwrap();
+        } if hookrun::internals::convert::builtin_of(command).is_some() => {
+            let (name, options, mode) = hookrun::internals::convert::builtin_of(command).unwrap();
             let options = options.map(|o| serde_json::to_value(o).unwrap().to_string());
             let mode = if mode.as_deref() == Some("warn") {
                 "Warn"
@@ -119,10 +119,10 @@ fn valid_configs() -> Vec<PathBuf> {
                     explicit: false,
                     default_fail_mode: FailMode::Open,
                     format: None,
-                    foreign: hookrun::dialect::convert::HOOKS_FILES,
+                    foreign: hookrun::internals::convert::HOOKS_FILES,
                 },
             );
-            findings.extend(hookrun::lint::lint(&loaded, Path::new(".")));
+            findings.extend(hookrun::internals::lint::lint(&loaded, Path::new(".")));
             findings.iter().all(|f| f.severity != Severity::Error)
         })
         .collect()
@@ -181,7 +181,7 @@ fn every_valid_corpus_config_round_trips() {
                     .flat_map(|h| {
                         h.events
                             .iter()
-                            .filter(|e| hookrun::events::info(e).is_some())
+                            .filter(|e| hookrun::internals::events::info(e).is_some())
                             .map(|e| (e.clone(), h.name.clone()))
                     })
                     .collect();

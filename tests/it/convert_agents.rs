@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use hookrun::config::{self, Action, FailMode, LoadOptions};
+use hookrun::internals::config::{self, Action, FailMode, LoadOptions};
 
 use crate::support::BIN;
 
@@ -71,7 +71,7 @@ fn rows(path: &Path) -> Vec<String> {
             explicit: false,
             default_fail_mode: FailMode::Open,
             format: None,
-            foreign: hookrun::dialect::convert::HOOKS_FILES,
+            foreign: hookrun::internals::convert::HOOKS_FILES,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -62,7 +62,7 @@ fn builtin_options_and_mode_are_kept() {
     );
     let cmds = commands(&to_gemini(toml));
     let (name, options, mode) =
-        hookrun::convert::builtin_of(&cmds[0]).unwrap_or_else(|| panic!("{}", cmds[0]));
+        hookrun::internals::convert::builtin_of(&cmds[0]).unwrap_or_else(|| panic!("{}", cmds[0]));
     assert_eq!(name, "dangerous-commands");
     assert_eq!(mode.as_deref(), Some("warn"));
     let options = serde_json::to_value(options.expect("options")).expect("json");

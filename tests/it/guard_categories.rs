@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hookrun::builtin::{Builtin, Mode};
+use hookrun::internals::builtin::{Builtin, Mode};
 use hookrun_guards::{Context, Verdict};
 use serde_json::{Value, json};
 
@@ -16,7 +16,8 @@ fn verdict(options: Value, command: &str) -> Verdict {
     let b = Builtin::new("dangerous-commands", options, Mode::Enforce).expect("options");
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "cwd": "/tmp"});
-    let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
+    let ev =
+        hookrun::internals::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
     b.evaluate(&ev, &Context::new(Path::new("/tmp"), String::new))
 }
 

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use hookrun::builtin::{Builtin, Mode};
+use hookrun::internals::builtin::{Builtin, Mode};
 use hookrun_guards::{Context, Verdict};
 use serde_json::{Value, json};
 
@@ -16,7 +16,8 @@ fn verdict(tool: &str, command: &Value, project: &Path, options: Value) -> Verdi
     let b = Builtin::new("protect-paths", options, Mode::Enforce).expect("guard");
     let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
         "tool_input": {"command": command}, "cwd": project});
-    let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
+    let ev =
+        hookrun::internals::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
     b.evaluate(&ev, &Context::new(project, String::new))
 }
 
@@ -228,7 +229,8 @@ fn search_filters_aimed_at_secrets_are_denied() {
     let judge = |tool: &str, input: Value| {
         let ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool,
             "tool_input": input, "cwd": dir.path()});
-        let ev = hookrun::dialect::read_event(ev.to_string().as_bytes(), None).expect("event");
+        let ev = hookrun::internals::dialect::read_event(ev.to_string().as_bytes(), None)
+            .expect("event");
         b.evaluate(&ev, &Context::new(dir.path(), String::new))
     };
     for (tool, input) in [

@@ -7,11 +7,11 @@
 //! merge that read answers in any other order than the config's, sorted them
 //! or dropped one would show in the result.
 
-use hookrun::answer::Answer;
-use hookrun::config::FailMode;
-use hookrun::decision::{Decision, Input, Permission, merge};
-use hookrun::events::Family;
-use hookrun::exec::{Captured, HookRun, RunStatus};
+use hookrun::internals::answer::Answer;
+use hookrun::internals::config::FailMode;
+use hookrun::internals::decision::{Decision, Input, Permission, merge};
+use hookrun::internals::events::Family;
+use hookrun::internals::exec::{Captured, HookRun, RunStatus};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -49,7 +49,7 @@ fn answer(hook: Hook) -> Answer {
         pid: None,
         in_process: false,
     };
-    hookrun::answer::classify("PreToolUse", "cmd", &run)
+    hookrun::internals::answer::classify("PreToolUse", "cmd", &run)
 }
 
 /// The merge of `hooks`, listed in this config order.

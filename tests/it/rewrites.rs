@@ -19,7 +19,7 @@ fn guard(event: &str, extra: &str) -> String {
 }
 
 /// Asserts that a deny's reason says it judged the rewritten input.
-pub fn assert_judged_rewrite(reason: &Value, out: &Out) {
+pub(crate) fn assert_judged_rewrite(reason: &Value, out: &Out) {
     assert!(
         reason
             .as_str()

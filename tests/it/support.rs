@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_hookrun");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_hookrun");
 
 /// Generous bound on any single run: a hang fails the test, not the suite.
 const HARD_LIMIT: Duration = Duration::from_secs(60);
 
-pub struct HookTest {
+pub(crate) struct HookTest {
     pub dir: TempDir,
     configs: Vec<PathBuf>,
     args: Vec<String>,
@@ -23,7 +23,7 @@ pub struct HookTest {
 }
 
 #[derive(Debug)]
-pub struct Out {
+pub(crate) struct Out {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -31,19 +31,19 @@ pub struct Out {
 }
 
 impl Out {
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?}", self.stdout))
     }
 
-    pub fn hso(&self) -> Value {
+    pub(crate) fn hso(&self) -> Value {
         self.json()
             .get("hookSpecificOutput")
             .cloned()
             .unwrap_or(Value::Null)
     }
 
-    pub fn system_message(&self) -> String {
+    pub(crate) fn system_message(&self) -> String {
         self.json()
             .get("systemMessage")
             .and_then(Value::as_str)
@@ -53,7 +53,7 @@ impl Out {
 }
 
 impl HookTest {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         HookTest {
             dir: tempfile::tempdir().expect("tempdir"),
             configs: Vec::new(),
@@ -63,7 +63,7 @@ impl HookTest {
         }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
@@ -72,7 +72,7 @@ impl HookTest {
     }
 
     /// Adds a hookrun TOML config layer (`{dir}` is the temp dir).
-    pub fn toml(mut self, text: &str) -> Self {
+    pub(crate) fn toml(mut self, text: &str) -> Self {
         let path = self
             .path()
             .join(format!("config-{}.toml", self.configs.len() + 1));
@@ -82,7 +82,7 @@ impl HookTest {
     }
 
     /// Adds a Claude Code settings JSON layer.
-    pub fn json(mut self, value: Value) -> Self {
+    pub(crate) fn json(mut self, value: Value) -> Self {
         let path = self
             .path()
             .join(format!("settings-{}.json", self.configs.len() + 1));
@@ -92,14 +92,14 @@ impl HookTest {
     }
 
     /// Adds a config layer with exactly this text and file name.
-    pub fn raw_config(mut self, name: &str, text: &str) -> Self {
+    pub(crate) fn raw_config(mut self, name: &str, text: &str) -> Self {
         let path = self.path().join(name);
         std::fs::write(&path, text).expect("write config");
         self.configs.push(path);
         self
     }
 
-    pub fn file(self, rel: &str, content: &str) -> Self {
+    pub(crate) fn file(self, rel: &str, content: &str) -> Self {
         let path = self.path().join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("mkdir");
@@ -110,7 +110,7 @@ impl HookTest {
 
     /// The event: common fields (`session_id`, `transcript_path`, `cwd` =
     /// the temp dir) are added where missing.
-    pub fn event(mut self, partial: Value) -> Self {
+    pub(crate) fn event(mut self, partial: Value) -> Self {
         let mut ev = json!({
             "session_id": "00000000-0000-4000-8000-000000000000",
             "transcript_path": self.path().join("transcript.jsonl").display().to_string(),
@@ -127,7 +127,7 @@ impl HookTest {
         self
     }
 
-    pub fn pre_tool_use(self, command: &str) -> Self {
+    pub(crate) fn pre_tool_use(self, command: &str) -> Self {
         self.event(json!({
             "permission_mode": "default",
             "hook_event_name": "PreToolUse",
@@ -137,22 +137,22 @@ impl HookTest {
         }))
     }
 
-    pub fn stdin(mut self, bytes: &[u8]) -> Self {
+    pub(crate) fn stdin(mut self, bytes: &[u8]) -> Self {
         self.stdin = bytes.to_vec();
         self
     }
 
-    pub fn args(mut self, a: &[&str]) -> Self {
+    pub(crate) fn args(mut self, a: &[&str]) -> Self {
         self.args.extend(a.iter().map(|s| (*s).to_owned()));
         self
     }
 
-    pub fn arg(mut self, a: &str) -> Self {
+    pub(crate) fn arg(mut self, a: &str) -> Self {
         self.args.push(a.to_owned());
         self
     }
 
-    pub fn command(&self) -> Command {
+    pub(crate) fn command(&self) -> Command {
         let mut cmd = Command::new(BIN);
         cmd.arg("run");
         for c in &self.configs {
@@ -173,13 +173,13 @@ impl HookTest {
     }
 
     /// An environment variable for hookrun itself.
-    pub fn env(mut self, key: &str, value: &str) -> Self {
+    pub(crate) fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_owned(), value.to_owned()));
         self
     }
 
     /// Starts hookrun with the event written to its stdin.
-    pub fn spawn(&self) -> Child {
+    pub(crate) fn spawn(&self) -> Child {
         self.spawn_with(&self.stdin)
     }
 
@@ -200,25 +200,25 @@ impl HookTest {
         child
     }
 
-    pub fn run(&self) -> Out {
+    pub(crate) fn run(&self) -> Out {
         let start = Instant::now();
         let child = self.spawn();
         finish(child, start)
     }
 
     /// Runs hookrun with these bytes on stdin instead of the event.
-    pub fn run_stdin(&self, stdin: &[u8]) -> Out {
+    pub(crate) fn run_stdin(&self, stdin: &[u8]) -> Out {
         let start = Instant::now();
         finish(self.spawn_with(stdin), start)
     }
 
-    pub fn read(&self, rel: &str) -> String {
+    pub(crate) fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.path().join(rel)).unwrap_or_default()
     }
 }
 
 /// Waits for hookrun (killing it past the hard limit) and collects its output.
-pub fn finish(mut child: Child, start: Instant) -> Out {
+pub(crate) fn finish(mut child: Child, start: Instant) -> Out {
     let mut stdout = child.stdout.take().expect("stdout");
     let mut stderr = child.stderr.take().expect("stderr");
     let out_t = std::thread::spawn(move || {
@@ -251,7 +251,7 @@ pub fn finish(mut child: Child, start: Instant) -> Out {
 }
 
 /// Whether a process is alive (a zombie counts as dead).
-pub fn alive(pid: i32) -> bool {
+pub(crate) fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
             stat.rsplit(')')
@@ -264,7 +264,7 @@ pub fn alive(pid: i32) -> bool {
 }
 
 /// Polls until `cond` holds or `limit` passes.
-pub fn wait_for(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+pub(crate) fn wait_for(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
     while start.elapsed() < limit {
         if cond() {
@@ -276,7 +276,7 @@ pub fn wait_for(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
 }
 
 /// Reads a pid a hook wrote to a file.
-pub fn pid_in(t: &HookTest, rel: &str) -> i32 {
+pub(crate) fn pid_in(t: &HookTest, rel: &str) -> i32 {
     assert!(
         wait_for(Duration::from_secs(10), || !t.read(rel).trim().is_empty()),
         "no pid in {rel}"
@@ -288,18 +288,18 @@ pub fn pid_in(t: &HookTest, rel: &str) -> i32 {
 }
 
 /// A one-group Claude settings object for an event.
-pub fn settings(event: &str, matcher: &str, hooks: Value) -> Value {
+pub(crate) fn settings(event: &str, matcher: &str, hooks: Value) -> Value {
     json!({"hooks": {event: [{"matcher": matcher, "hooks": hooks}]}})
 }
 
-pub fn cmd(command: &str) -> Value {
+pub(crate) fn cmd(command: &str) -> Value {
     json!({"type": "command", "command": command})
 }
 
 /// Runs hookrun with `args` in `dir`, isolated from the user's configs
 /// (HOME and XDG_CONFIG_HOME under `dir`, no `CLAUDE_PROJECT_DIR` or
 /// `HOOKRUN_CONFIG`): exit code, stdout, stderr.
-pub fn hookrun_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn hookrun_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN)
         .args(args)
         .current_dir(dir)
@@ -317,7 +317,7 @@ pub fn hookrun_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 }
 
 /// Runs `cmd` with `stdin` written to it, and waits for its output.
-pub fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> std::process::Output {
+pub(crate) fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> std::process::Output {
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -9,9 +9,9 @@ use crate::error::{Error, ExitStatus};
 use crate::output;
 
 /// The starter config: built-in guards only, a commented script hook.
-pub const STARTER: &str = include_str!("hookrun.toml");
+pub(crate) const STARTER: &str = include_str!("hookrun.toml");
 /// Its policy tests (`hookrun test`).
-pub const STARTER_TESTS: &str = include_str!("hookrun.test.toml");
+pub(crate) const STARTER_TESTS: &str = include_str!("hookrun.test.toml");
 
 /// The files `init` writes, by name, with their content.
 fn files() -> [(&'static str, String); 3] {
@@ -29,7 +29,7 @@ fn files() -> [(&'static str, String); 3] {
 ///
 /// # Errors
 /// The directory cannot be created or a file cannot be written.
-pub fn execute(args: &InitArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &InitArgs) -> Result<ExitStatus, Error> {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let files = files();
     let existing: Vec<PathBuf> = files

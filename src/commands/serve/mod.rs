@@ -40,7 +40,7 @@ mod reload;
 /// # Errors
 /// The first config cannot be loaded, stdin cannot be read, or hookrun was
 /// interrupted (130/143).
-pub fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
+pub(crate) fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
     let config = crate::session::load_config(&args.run)?;
     let paths = config::paths(&config::discover(&args.run.configs));
     let live = reload::Live::new(config, &paths);

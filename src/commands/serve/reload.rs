@@ -21,7 +21,7 @@ use crate::output;
 /// How long a changed file's size and modification time must hold still
 /// before it is read: longer than the gap between an editor's truncate and
 /// its write, short enough that the event after a save waits little.
-pub const SETTLE: Duration = Duration::from_millis(100);
+pub(super) const SETTLE: Duration = Duration::from_millis(100);
 
 /// How often a changed file is looked at while it settles.
 const POLL: Duration = Duration::from_millis(10);
@@ -53,7 +53,7 @@ fn stamps(paths: &[PathBuf]) -> Stamps {
 }
 
 /// The config in use and what it was loaded from.
-pub struct Live {
+pub(super) struct Live {
     pub config: Arc<Config>,
     /// The stamps of the config in use.
     applied: Stamps,
@@ -64,7 +64,7 @@ pub struct Live {
 }
 
 impl Live {
-    pub fn new(config: Config, paths: &[PathBuf]) -> Self {
+    pub(super) fn new(config: Config, paths: &[PathBuf]) -> Self {
         Live {
             config: Arc::new(config),
             applied: stamps(paths),
@@ -75,14 +75,14 @@ impl Live {
 
     /// Whether the config in use was loaded from no file at all (`run` then
     /// warns on every event).
-    pub fn found_none(&self) -> bool {
+    pub(super) fn found_none(&self) -> bool {
         self.applied.is_empty()
     }
 
     /// Reloads the config when a file changed since it was loaded: waits
     /// (up to [`SETTLE_LIMIT`]) until the change has held still for
     /// [`SETTLE`], then loads it, unless it was refused before.
-    pub async fn refresh(&mut self, args: &RunArgs) {
+    pub(super) async fn refresh(&mut self, args: &RunArgs) {
         let give_up = Instant::now() + SETTLE_LIMIT;
         loop {
             let now = discovered(args);

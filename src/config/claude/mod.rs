@@ -28,7 +28,8 @@ use crate::error::{ConfigProblem, Error, Location, line_col};
 use crate::wording::kind_of;
 
 /// Events where one invalid entry invalidates the whole settings file.
-pub const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
+pub(crate) const GUARD_EVENTS: &[&str] =
+    &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
     let root: Value = serde_json::from_str(text).map_err(|e| {

@@ -35,7 +35,7 @@ fn exits_2_on_block(event: &str, family: Family) -> bool {
 
 /// Renders a decision for `event`.
 #[must_use]
-pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+pub(crate) fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> Rendered {
     let reason = d.reasons.join("\n");
     let mut system: Vec<String> = notices.to_vec();
     system.extend(d.system_messages.iter().cloned());
@@ -175,7 +175,7 @@ fn keep_schema_fields(event: &str, hso: &mut Map<String, Value>) {
 }
 
 /// Claude Code: the model hookrun's events and answers are in.
-pub struct Claude;
+pub(crate) struct Claude;
 
 impl super::protocol::Protocol for Claude {
     fn id(&self) -> crate::agent::Dialect {

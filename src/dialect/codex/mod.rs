@@ -22,7 +22,7 @@ use crate::rendered::Rendered;
 /// verbatim (`Command blocked by PreToolUse hook: <stderr>`), without
 /// Claude Code's `[<command>]: ` label.
 #[must_use]
-pub fn classify(event: &str, label: &str, run: &crate::exec::HookRun) -> crate::answer::Answer {
+pub(crate) fn classify(event: &str, label: &str, run: &crate::exec::HookRun) -> crate::answer::Answer {
     let stderr = String::from_utf8_lossy(&run.stderr.bytes);
     if run.status == crate::exec::RunStatus::Exited(2) && stderr.trim().is_empty() {
         let mut failed = run.clone();
@@ -63,7 +63,7 @@ fn says_more_than_the_block(out: &serde_json::Map<String, Value>) -> bool {
 }
 
 #[must_use]
-pub fn render(
+pub(crate) fn render(
     event: &crate::event::Event,
     family: Family,
     d: &Decision,
@@ -110,7 +110,7 @@ pub fn render(
 }
 
 /// Codex CLI: recognised only with `--dialect codex` (its events are Claude Code's).
-pub struct Codex;
+pub(crate) struct Codex;
 
 impl super::protocol::Protocol for Codex {
     fn stderr_is_reason(&self) -> bool {

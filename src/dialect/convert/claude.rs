@@ -54,7 +54,7 @@ struct TomlHook {
 ///
 /// # Errors
 /// The text is not a JSON object.
-pub fn claude_to_toml(text: &str) -> Result<Converted, String> {
+pub(crate) fn claude_to_toml(text: &str) -> Result<Converted, String> {
     let root: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let root = root
         .as_object()
@@ -228,7 +228,7 @@ fn handler_to_toml(
 ///
 /// # Errors
 /// The TOML is not a valid hookrun config.
-pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
+pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
     let options = crate::config::LoadOptions {
         explicit: false,
         default_fail_mode: crate::config::FailMode::Open,
@@ -335,7 +335,7 @@ pub fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
 /// options and mode: `hookrun builtin NAME [--options JSON] [--mode warn]`,
 /// for agents whose hooks are shell commands.
 #[must_use]
-pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
+pub(crate) fn builtin_line(b: &crate::builtin::Builtin) -> String {
     let mut line = format!("hookrun builtin {}", b.name);
     if b.options.as_object().is_some_and(|o| !o.is_empty()) {
         line.push_str(&format!(
@@ -353,7 +353,7 @@ pub fn builtin_line(b: &crate::builtin::Builtin) -> String {
 /// line with the same words: each word quoted where the shell would
 /// otherwise split, expand or glob it.
 #[must_use]
-pub fn exec_line(command: &str, args: &[String]) -> String {
+pub(crate) fn exec_line(command: &str, args: &[String]) -> String {
     std::iter::once(command)
         .chain(args.iter().map(String::as_str))
         .map(hookrun_sh::word::word)

@@ -15,7 +15,7 @@ use crate::agent::Dialect;
 /// `.copilot/hooks/*.json` (Copilot), `.codex/hooks.json` and
 /// `.claude/*.json` (Claude Code's shape).
 #[must_use]
-pub fn agent_of_path(path: &Path) -> Option<Dialect> {
+pub(crate) fn agent_of_path(path: &Path) -> Option<Dialect> {
     let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
     let dir_name = dir.file_name()?.to_str()?;
@@ -91,7 +91,11 @@ fn signals(hooks: &serde_json::Map<String, Value>) -> Signals {
 ///
 /// # Errors
 /// The content fits several formats, or the given format has no hooks file.
-pub fn agent_of_file(path: &Path, text: &str, forced: Option<Dialect>) -> Result<Dialect, String> {
+pub(crate) fn agent_of_file(
+    path: &Path,
+    text: &str,
+    forced: Option<Dialect>,
+) -> Result<Dialect, String> {
     let agent = match forced.or_else(|| agent_of_path(path)) {
         Some(d) => d,
         None => match serde_json::from_str::<Value>(text) {
@@ -114,7 +118,7 @@ pub fn agent_of_file(path: &Path, text: &str, forced: Option<Dialect>) -> Result
 /// Whether an agent reads its Claude-shaped hooks file without `if`
 /// (Codex: such a hook runs on every match there).
 #[must_use]
-pub fn ignores_if(agent: Dialect) -> bool {
+pub(crate) fn ignores_if(agent: Dialect) -> bool {
     agent == Dialect::Codex
 }
 

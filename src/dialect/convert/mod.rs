@@ -11,10 +11,10 @@ mod detect;
 mod foreign;
 mod readers;
 
-pub use crate::dialect::protocol::Converted;
+pub(crate) use crate::dialect::protocol::Converted;
 pub use builtin_cmd::builtin_of;
-pub use claude::{builtin_line, claude_to_toml, exec_line, toml_to_claude};
-pub use detect::{agent_of_file, agent_of_path, ignores_if};
+pub(crate) use claude::{builtin_line, claude_to_toml, exec_line, toml_to_claude};
+pub(crate) use detect::{agent_of_file, ignores_if};
 pub use readers::HOOKS_FILES;
 
 use serde_json::Value;
@@ -25,7 +25,7 @@ use crate::agent::Dialect;
 ///
 /// # Errors
 /// The file is not such a config.
-pub fn to_toml(root: &Value, agent: Dialect) -> Result<Converted, String> {
+pub(crate) fn to_toml(root: &Value, agent: Dialect) -> Result<Converted, String> {
     foreign::read_hooks(root, agent).map(|f| Converted {
         text: foreign::to_toml(&f),
         warnings: f

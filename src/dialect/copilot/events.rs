@@ -2,7 +2,7 @@
 //! dialect and by the config reader.
 
 /// Copilot event names and hookrun's.
-pub const EVENTS: &[(&str, &str)] = &[
+pub(crate) const EVENTS: &[(&str, &str)] = &[
     ("preToolUse", "PreToolUse"),
     ("postToolUse", "PostToolUse"),
     ("userPromptSubmitted", "UserPromptSubmit"),

@@ -12,13 +12,13 @@ use crate::events::Family;
 use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
-pub mod events;
+pub(crate) mod events;
 
-pub use events::EVENTS;
+pub(crate) use events::EVENTS;
 
 /// Copilot's payloads use `toolName` / `toolArgs`, or Copilot-only names.
 #[must_use]
-pub fn detect(obj: &Map<String, Value>) -> bool {
+pub(crate) fn detect(obj: &Map<String, Value>) -> bool {
     let name = obj
         .get("hook_event_name")
         .and_then(Value::as_str)
@@ -29,7 +29,7 @@ pub fn detect(obj: &Map<String, Value>) -> bool {
 }
 
 #[must_use]
-pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+pub(crate) fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
     let given = obj
         .get("hook_event_name")
         .and_then(Value::as_str)
@@ -77,7 +77,7 @@ const OWN_KEYS: &[&str] = &[
 /// `permissionDecisionReason`, `modifiedArgs` and `additionalContext`
 /// read as Claude Code's `hookSpecificOutput` fields.
 #[must_use]
-pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+pub(crate) fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
     let own = match (&run.status, serde_json::from_slice::<Value>(&run.stdout.bytes)) {
         (crate::exec::RunStatus::Exited(0), Ok(Value::Object(obj)))
             if OWN_KEYS.iter().any(|k| obj.contains_key(*k)) =>
@@ -124,7 +124,7 @@ pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
 
 /// `permissionDecision` for tool events; exit 2 when it denies.
 #[must_use]
-pub fn render(
+pub(crate) fn render(
     _event: &crate::event::Event,
     family: Family,
     d: &Decision,
@@ -163,7 +163,7 @@ pub fn render(
 }
 
 /// GitHub Copilot CLI.
-pub struct Copilot;
+pub(crate) struct Copilot;
 
 impl super::protocol::Protocol for Copilot {
     fn id(&self) -> crate::agent::Dialect {

@@ -2,7 +2,7 @@
 //! by the config reader.
 
 /// Cursor event names and hookrun's.
-pub const EVENTS: &[(&str, &str)] = &[
+pub(crate) const EVENTS: &[(&str, &str)] = &[
     ("preToolUse", "PreToolUse"),
     ("postToolUse", "PostToolUse"),
     ("postToolUseFailure", "PostToolUseFailure"),

@@ -15,13 +15,13 @@ use crate::events::Family;
 use crate::exec::{HookRun, RunStatus};
 use crate::rendered::Rendered;
 
-pub mod events;
+pub(crate) mod events;
 
-pub use events::EVENTS;
+pub(crate) use events::EVENTS;
 
 
 #[must_use]
-pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+pub(crate) fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
     let (given, name) = super::shared::mapped_name(&obj, EVENTS);
     let take = |obj: &Map<String, Value>, k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
     match given.as_str() {
@@ -84,7 +84,7 @@ pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Va
 
 /// Cursor's reading of one hook, translated into a Claude-shaped answer.
 #[must_use]
-pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+pub(crate) fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
     let stdout = String::from_utf8_lossy(&run.stdout.bytes).into_owned();
     let stderr = String::from_utf8_lossy(&run.stderr.bytes).into_owned();
     match run.status {
@@ -166,7 +166,7 @@ fn block(event: &str, reason: &str) -> Value {
 /// a context outside `sessionStart`/`postToolUse`, a replaced tool output,
 /// a block after the tool ran.
 #[must_use]
-pub fn render(
+pub(crate) fn render(
     event: &crate::event::Event,
     family: Family,
     d: &Decision,
@@ -244,7 +244,7 @@ pub fn render(
 }
 
 /// Cursor: recognised by its own event names.
-pub struct Cursor;
+pub(crate) struct Cursor;
 
 impl super::protocol::Protocol for Cursor {
     fn id(&self) -> crate::agent::Dialect {

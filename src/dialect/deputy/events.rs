@@ -4,7 +4,7 @@
 //! `PostModelRequest` is the one hookrun's model knows only from deputy.
 
 /// The events deputy fires (its hook document's table), in that order.
-pub const EVENTS: &[&str] = &[
+pub(crate) const EVENTS: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
@@ -24,6 +24,6 @@ pub const EVENTS: &[&str] = &[
 
 /// Whether deputy fires an event of hookrun's model.
 #[must_use]
-pub fn fires(event: &str) -> bool {
+pub(crate) fn fires(event: &str) -> bool {
     EVENTS.contains(&event)
 }

@@ -26,19 +26,19 @@ use crate::events::Family;
 use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
-pub mod events;
+pub(crate) mod events;
 mod render;
 
 /// The key that names the event, and marks an event as deputy's.
 const EVENT_KEY: &str = "deputy_event";
 
 /// deputy: recognised by its `deputy_event` key.
-pub struct Deputy;
+pub(crate) struct Deputy;
 
 /// Maps deputy's event into the model: every argument and the `context`
 /// kept as sent, Claude Code's names added where deputy's differ.
 #[must_use]
-pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+pub(crate) fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
     let name = obj
         .get(EVENT_KEY)
         .or_else(|| obj.get("hook_event_name"))

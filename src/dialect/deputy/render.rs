@@ -40,7 +40,7 @@ impl Answer {
 
 /// Renders the decision for deputy's `event`.
 #[must_use]
-pub fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> Rendered {
+pub(super) fn render(event: &str, family: Family, d: &Decision, notices: &[String]) -> Rendered {
     let reason = d.reasons.join("\n");
     let mut a = Answer::default();
     match event {
@@ -249,7 +249,7 @@ fn ignored(a: &mut Answer, event: &str, family: Family, d: &Decision, reason: &s
 /// `unsupported` (the adapter warns with it, and denies under its closed
 /// mode) and the error a message for the user.
 #[must_use]
-pub fn unread_block(message: &str) -> Rendered {
+pub(super) fn unread_block(message: &str) -> Rendered {
     let reason = format!("hookrun: {message}");
     let out = json!({
         "result": null,

@@ -2,7 +2,7 @@
 //! its settings writer and the converter.
 
 /// Gemini event names and hookrun's.
-pub const EVENTS: &[(&str, &str)] = &[
+pub(crate) const EVENTS: &[(&str, &str)] = &[
     ("BeforeTool", "PreToolUse"),
     ("AfterTool", "PostToolUse"),
     ("BeforeAgent", "UserPromptSubmit"),

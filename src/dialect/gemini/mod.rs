@@ -15,16 +15,16 @@ use crate::events::Family;
 use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
-pub mod events;
+pub(crate) mod events;
 mod read;
-pub mod settings;
+pub(crate) mod settings;
 
-pub use events::EVENTS;
-pub use read::classify;
+pub(crate) use events::EVENTS;
+pub(crate) use read::classify;
 use read::MODEL_FIELDS;
 
 #[must_use]
-pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+pub(crate) fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
     let (_, name) = super::shared::mapped_name(&obj, EVENTS);
     obj.insert("hook_event_name".into(), Value::String(name.clone()));
     (Some(name), obj)
@@ -33,7 +33,7 @@ pub fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Va
 /// The merged decision in Gemini's shape: the JSON carries everything; the
 /// exit status mirrors the hooks' (see below).
 #[must_use]
-pub fn render(
+pub(crate) fn render(
     _event: &crate::event::Event,
     family: Family,
     d: &Decision,
@@ -130,7 +130,7 @@ fn gemini_exit_status(d: &Decision) -> u8 {
 }
 
 /// Gemini CLI: recognised by its own event names (those Claude Code does not share).
-pub struct Gemini;
+pub(crate) struct Gemini;
 
 impl super::protocol::Protocol for Gemini {
     fn id(&self) -> crate::agent::Dialect {

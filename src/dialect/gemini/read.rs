@@ -21,7 +21,7 @@ pub(super) const MODEL_FIELDS: &[&str] = &["llm_request", "llm_response", "toolC
 
 /// Gemini's reading of one hook, translated into a Claude-shaped answer.
 #[must_use]
-pub fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
+pub(crate) fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
     let stdout = String::from_utf8_lossy(&run.stdout.bytes).into_owned();
     let stderr = String::from_utf8_lossy(&run.stderr.bytes).into_owned();
     if matches!(run.status, RunStatus::TimedOut | RunStatus::SpawnFailed(_)) {

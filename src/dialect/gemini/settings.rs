@@ -9,7 +9,7 @@ use crate::dialect::convert::Converted;
 ///
 /// # Errors
 /// The TOML is not a valid hookrun config.
-pub fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
+pub(crate) fn toml_to_gemini(path: &std::path::Path) -> Result<Converted, String> {
     let config = crate::dialect::flat_hooks::load_toml(path)?;
     let mut warnings = Vec::new();
     let mut events: Map<String, Value> = Map::new();

@@ -28,7 +28,7 @@ const KEYS: &[&str] = &[
 
 /// Rule 1: the five-key payload with a snake_case `event`.
 #[must_use]
-pub fn detect(obj: &Map<String, Value>) -> bool {
+pub(crate) fn detect(obj: &Map<String, Value>) -> bool {
     obj.get("event").is_some_and(Value::is_string)
         && !obj.contains_key("hook_event_name")
         && obj.keys().all(|k| KEYS.contains(&k.as_str()))
@@ -38,7 +38,7 @@ pub fn detect(obj: &Map<String, Value>) -> bool {
 /// PostToolUseFailure; lifecycle events keep their names (their hooks run,
 /// matchers ignored, answers ignored). Rule 4: tool names are kept.
 #[must_use]
-pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
+pub(crate) fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
     let event = obj
         .get("event")
         .and_then(Value::as_str)
@@ -63,7 +63,7 @@ pub fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String, Value>
 /// The payload pydantic-deep would send for the current state of a call
 /// byte for byte: `json.dumps` style; a non-string result as Python's `str()`.
 #[must_use]
-pub fn payload(
+pub(crate) fn payload(
     event: &str,
     tool_name: &str,
     tool_input: &Value,
@@ -162,7 +162,7 @@ fn py_json(v: &Value, out: &mut String) {
 /// Python's `str()` of a JSON value: `True`, `None`, `1.5`, `[1, 2]`,
 /// `{'a': 1}`.
 #[must_use]
-pub fn py_str(v: &Value) -> String {
+pub(crate) fn py_str(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => py_repr(other),
@@ -208,7 +208,7 @@ fn py_strip(s: &str) -> &str {
 /// (on `pre_tool_use` a timeout or flood denies) unless the hook's
 /// `fail_mode` is explicit.
 #[must_use]
-pub fn classify_with(
+pub(crate) fn classify_with(
     event: &str,
     run: &HookRun,
     timeout_secs: f64,
@@ -329,7 +329,7 @@ pub fn classify_with(
 /// stderr; otherwise exit 0 and `modified_args` / `modified_result` when a
 /// hook replaced them (neither key when nothing was replaced).
 #[must_use]
-pub fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> Rendered {
+pub(crate) fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> Rendered {
     if event.name == "PreToolUse" && d.blocked {
         return Rendered {
             stdout: d.reasons.join("\n"),
@@ -378,7 +378,7 @@ pub fn render(event: &crate::event::Event, d: &Decision, notices: &[String]) -> 
 }
 
 /// pydantic-deep.
-pub struct PydanticDeep;
+pub(crate) struct PydanticDeep;
 
 impl super::protocol::Protocol for PydanticDeep {
     fn id(&self) -> crate::agent::Dialect {

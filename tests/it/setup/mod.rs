@@ -24,7 +24,7 @@ use tempfile::TempDir;
 use crate::support::{BIN, Out, finish};
 
 /// A temporary HOME and project directory; hookrun runs in the project.
-pub struct Setup {
+pub(crate) struct Setup {
     pub home: TempDir,
     pub project: TempDir,
     /// Whether the built binary's directory is on PATH.
@@ -32,7 +32,7 @@ pub struct Setup {
 }
 
 impl Setup {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Setup {
             home: tempfile::tempdir().expect("home"),
             project: tempfile::tempdir().expect("project"),
@@ -40,21 +40,21 @@ impl Setup {
         }
     }
 
-    pub fn on_path(mut self) -> Self {
+    pub(crate) fn on_path(mut self) -> Self {
         self.on_path = true;
         self
     }
 
-    pub fn home(&self) -> &Path {
+    pub(crate) fn home(&self) -> &Path {
         self.home.path()
     }
 
-    pub fn project(&self) -> &Path {
+    pub(crate) fn project(&self) -> &Path {
         self.project.path()
     }
 
     /// The PATH hookrun and the agent's command see.
-    pub fn path_var(&self) -> String {
+    pub(crate) fn path_var(&self) -> String {
         let base = "/usr/local/bin:/usr/bin:/bin";
         if self.on_path {
             let dir = Path::new(BIN).parent().expect("bin dir");
@@ -66,7 +66,7 @@ impl Setup {
 
     /// A command with this HOME, no user config or agent directory from the
     /// real environment, and the project as working directory.
-    pub fn command(&self, program: &str) -> Command {
+    pub(crate) fn command(&self, program: &str) -> Command {
         let mut cmd = Command::new(program);
         cmd.current_dir(self.project())
             .env("HOME", self.home())
@@ -83,14 +83,14 @@ impl Setup {
     }
 
     /// Runs `hookrun ARGS`.
-    pub fn run(&self, args: &[&str]) -> Out {
+    pub(crate) fn run(&self, args: &[&str]) -> Out {
         let mut cmd = self.command(BIN);
         cmd.args(args);
         finish(cmd.spawn().expect("spawn hookrun"), Instant::now())
     }
 
     /// Runs a command with these bytes on stdin.
-    pub fn pipe(&self, mut cmd: Command, stdin: &[u8]) -> Out {
+    pub(crate) fn pipe(&self, mut cmd: Command, stdin: &[u8]) -> Out {
         cmd.stdin(Stdio::piped());
         let mut child = cmd.spawn().expect("spawn");
         let mut pipe = child.stdin.take().expect("stdin");
@@ -100,7 +100,7 @@ impl Setup {
     }
 
     /// A PreToolUse Bash event in the project.
-    pub fn bash_event(&self, bash: &str) -> Vec<u8> {
+    pub(crate) fn bash_event(&self, bash: &str) -> Vec<u8> {
         serde_json::json!({
             "session_id": "s1",
             "transcript_path": "",
@@ -114,25 +114,25 @@ impl Setup {
     }
 
     /// Runs `hookrun ARGS` and asserts exit 0.
-    pub fn ok(&self, args: &[&str]) -> Out {
+    pub(crate) fn ok(&self, args: &[&str]) -> Out {
         let out = self.run(args);
         assert_eq!(out.code, 0, "hookrun {args:?}: {out:?}");
         out
     }
 
     /// The user config directory `install --scope user` reads by default.
-    pub fn user_config_dir(&self) -> PathBuf {
+    pub(crate) fn user_config_dir(&self) -> PathBuf {
         self.home().join(".config/hookrun")
     }
 }
 
 /// A file's bytes, or `None` when it does not exist.
-pub fn bytes(path: &Path) -> Option<Vec<u8>> {
+pub(crate) fn bytes(path: &Path) -> Option<Vec<u8>> {
     std::fs::read(path).ok()
 }
 
 /// A file parsed as JSON.
-pub fn json(path: &Path) -> serde_json::Value {
+pub(crate) fn json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
