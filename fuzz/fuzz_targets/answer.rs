@@ -32,8 +32,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let run = HookRun {
         status,
-        stdout: Captured { bytes: stdout.to_vec(), dropped: u64::from(selector & 1) },
-        stderr: Captured { bytes: stderr.to_vec(), dropped: 0 },
+        stdout: Captured {
+            bytes: stdout.to_vec(),
+            dropped: u64::from(selector & 1),
+        },
+        stderr: Captured {
+            bytes: stderr.to_vec(),
+            dropped: 0,
+        },
         leaked: selector & 2 != 0,
         duration: Duration::from_millis(1),
         pid: None,

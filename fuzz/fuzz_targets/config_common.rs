@@ -16,7 +16,11 @@ pub fn load(name: &str, data: &[u8]) {
     if std::fs::write(&path, data).is_err() {
         return;
     }
-    let options = LoadOptions { explicit: false, default_fail_mode: FailMode::Open, format: None };
+    let options = LoadOptions {
+        explicit: false,
+        default_fail_mode: FailMode::Open,
+        format: None,
+    };
     let _ = config::load(std::slice::from_ref(&path), options);
     let _ = config::load_for_check(std::slice::from_ref(&path), None, options);
 }

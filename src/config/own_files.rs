@@ -16,7 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hookrun_guards::protect_paths::own_files::{OwnFiles as Listed, OwnKind};
+use hookrun_guards::{OwnFiles as Listed, OwnKind};
 
 use crate::agent::Agent;
 use crate::agent::location::{Homes, HookPlace, hook_places};

@@ -49,7 +49,7 @@ pub(crate) fn rendered(
     reason: Option<&str>,
     notices: &[String],
 ) -> Rendered {
-    let mut stderr: Vec<String> = notices.iter().map(|n| notice_line(n)).collect();
+    let mut stderr = notice_lines(notices);
     if exit_code == 2 {
         put_reason_first(&mut stderr, reason.unwrap_or("blocked by hook"));
     }
@@ -73,6 +73,11 @@ pub(crate) fn notice_line(notice: &str) -> String {
     } else {
         format!("hookrun: {notice}")
     }
+}
+
+/// Notices as lines of hookrun's stderr, in order.
+pub(crate) fn notice_lines<'a>(notices: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    notices.into_iter().map(|n| notice_line(n)).collect()
 }
 
 /// Puts a block's reason first on stderr, where the agents that read it as

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::protect_paths::own_files::OwnFiles;
+use crate::own_files::OwnFiles;
 
 /// One hook event as a guard reads it: the few fields the guards judge,
 /// taken out of the event by the engine, so that no guard knows how any

@@ -48,9 +48,10 @@
 mod command;
 pub mod glob;
 mod guard;
+mod own_files;
 
 pub use guard::{Call, Canary, CanaryTool, Context, Entry, Expect, Guard, OwnSource, Verdict};
-pub use protect_paths::own_files::{OwnFiles, OwnKind};
+pub use own_files::{OwnFiles, OwnKind};
 
 /// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one
 /// list: a new guard is one file and its name here.

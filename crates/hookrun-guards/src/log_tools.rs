@@ -83,7 +83,8 @@ pub const ENTRY: Entry = Entry {
 impl Guard for Options {
     fn evaluate(&self, call: &Call<'_>, ctx: &Context<'_>) -> Verdict {
         let preview = self.preview.unwrap_or(100);
-        write(self, &line(call, &(ctx.now)(), preview)).map_or_else(Verdict::Failed, |()| Verdict::Pass)
+        write(self, &line(call, &(ctx.now)(), preview))
+            .map_or_else(Verdict::Failed, |()| Verdict::Pass)
     }
 
     fn judges_input(&self) -> bool {

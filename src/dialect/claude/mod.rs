@@ -39,8 +39,7 @@ pub(crate) fn render(event: &str, family: Family, d: &Decision, notices: &[Strin
     let reason = d.reasons.join("\n");
     let mut system: Vec<String> = notices.to_vec();
     system.extend(d.system_messages.iter().cloned());
-    let mut stderr: Vec<String> = system.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
-    stderr.extend(d.diagnostics.iter().map(|n| crate::dialect::shared::notice_line(n)));
+    let mut stderr = crate::dialect::shared::notice_lines(system.iter().chain(&d.diagnostics));
 
     if event == "PreCompact" && !d.blocked {
         return Rendered {

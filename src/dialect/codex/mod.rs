@@ -22,7 +22,11 @@ use crate::rendered::Rendered;
 /// verbatim (`Command blocked by PreToolUse hook: <stderr>`), without
 /// Claude Code's `[<command>]: ` label.
 #[must_use]
-pub(crate) fn classify(event: &str, label: &str, run: &crate::exec::HookRun) -> crate::answer::Answer {
+pub(crate) fn classify(
+    event: &str,
+    label: &str,
+    run: &crate::exec::HookRun,
+) -> crate::answer::Answer {
     let stderr = String::from_utf8_lossy(&run.stderr.bytes);
     if run.status == crate::exec::RunStatus::Exited(2) && stderr.trim().is_empty() {
         let mut failed = run.clone();

@@ -78,7 +78,10 @@ const OWN_KEYS: &[&str] = &[
 /// read as Claude Code's `hookSpecificOutput` fields.
 #[must_use]
 pub(crate) fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
-    let own = match (&run.status, serde_json::from_slice::<Value>(&run.stdout.bytes)) {
+    let own = match (
+        &run.status,
+        serde_json::from_slice::<Value>(&run.stdout.bytes),
+    ) {
         (crate::exec::RunStatus::Exited(0), Ok(Value::Object(obj)))
             if OWN_KEYS.iter().any(|k| obj.contains_key(*k)) =>
         {

@@ -19,7 +19,6 @@ pub(crate) mod events;
 
 pub(crate) use events::EVENTS;
 
-
 #[must_use]
 pub(crate) fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {
     let (given, name) = super::shared::mapped_name(&obj, EVENTS);
@@ -231,14 +230,12 @@ pub(crate) fn render(
         }
     }
     all.extend(super::shared::output_not_replaced("Cursor", d));
-    let code = if d.blocked
-        && family != Family::PostTool
-        && !matches!(caller, "stop" | "subagentStop")
-    {
-        2
-    } else {
-        0
-    };
+    let code =
+        if d.blocked && family != Family::PostTool && !matches!(caller, "stop" | "subagentStop") {
+            2
+        } else {
+            0
+        };
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, code, Some(&reason), &all)
 }

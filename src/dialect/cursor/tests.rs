@@ -505,7 +505,9 @@ fn render_rows() {
             ev("afterShellExecution"),
             t::block("lint failed"),
             json!({}),
-            vec!["hookrun: Cursor takes no answer from afterShellExecution: the PostToolUse block (\"lint failed\") did not reach the model"],
+            vec![
+                "hookrun: Cursor takes no answer from afterShellExecution: the PostToolUse block (\"lint failed\") did not reach the model",
+            ],
             0,
         ),
         (
@@ -516,7 +518,9 @@ fn render_rows() {
                 ..Decision::default()
             },
             json!({"continue": true}),
-            vec!["hookrun: Cursor's beforeSubmitPrompt takes no additional context: \"branch main\" was not passed on"],
+            vec![
+                "hookrun: Cursor's beforeSubmitPrompt takes no additional context: \"branch main\" was not passed on",
+            ],
             0,
         ),
         (
@@ -540,7 +544,9 @@ fn render_rows() {
             ev("afterShellExecution"),
             t::context("ctx"),
             json!({}),
-            vec!["hookrun: Cursor's afterShellExecution takes no additional context: \"ctx\" was not passed on"],
+            vec![
+                "hookrun: Cursor's afterShellExecution takes no additional context: \"ctx\" was not passed on",
+            ],
             0,
         ),
         (

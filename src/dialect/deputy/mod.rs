@@ -72,7 +72,11 @@ pub(crate) fn normalize(obj: Map<String, Value>) -> (Option<String>, Map<String,
     add(&mut f, "tool_use_id", from_context("tool_call_id"));
     if matches!(name.as_str(), "Stop" | "SubagentStop") {
         let active = context.get("stop_hook_active").and_then(Value::as_bool);
-        add(&mut f, "stop_hook_active", Some(Value::Bool(active == Some(true))));
+        add(
+            &mut f,
+            "stop_hook_active",
+            Some(Value::Bool(active == Some(true))),
+        );
     }
     match name.as_str() {
         "PostToolUse" | "PostToolUseFailure" => {

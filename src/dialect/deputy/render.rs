@@ -84,8 +84,7 @@ pub(super) fn render(event: &str, family: Family, d: &Decision, notices: &[Strin
         "unsupported": a.unsupported,
         "messages": messages,
     });
-    let mut stderr: Vec<String> = notices.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
-    stderr.extend(d.diagnostics.iter().map(|n| crate::dialect::shared::notice_line(n)));
+    let stderr = crate::dialect::shared::notice_lines(notices.iter().chain(&d.diagnostics));
     Rendered {
         stdout: out.to_string(),
         stderr,

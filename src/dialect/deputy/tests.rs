@@ -190,7 +190,9 @@ fn sent_fields_win_over_the_context() {
 #[test]
 fn hooks_read_the_mapped_event() {
     assert!(!Deputy.hooks_read_caller_bytes());
-    let e = ev(&json!({"deputy_event": "PreToolUse", "tool_name": "run_bash", "tool_input": {"command": "ls"}, "context": {"working_dir": "/w"}}));
+    let e = ev(
+        &json!({"deputy_event": "PreToolUse", "tool_name": "run_bash", "tool_input": {"command": "ls"}, "context": {"working_dir": "/w"}}),
+    );
     let seen: Value = serde_json::from_slice(&e.bytes).expect("json");
     assert_eq!(seen["hook_event_name"], "PreToolUse");
     assert_eq!(seen["cwd"], "/w");
@@ -209,7 +211,10 @@ fn classify_rows() {
     let a = Deputy.classify("Stop", "cmd", &exited(0, json, ""), &t::READING);
     assert_eq!(a.blocking_error.as_deref(), Some("tests fail"));
     let a = Deputy.classify("PreToolUse", "cmd", &exited(1, "", "oops"), &t::READING);
-    assert!(a.blocking_error.is_none(), "exit 1 is an error, not a block");
+    assert!(
+        a.blocking_error.is_none(),
+        "exit 1 is an error, not a block"
+    );
 }
 
 fn answer(result: Value, args: Value, unsupported: &[&str]) -> Value {
@@ -220,8 +225,12 @@ fn answer(result: Value, args: Value, unsupported: &[&str]) -> Value {
 #[test]
 fn render_rows() {
     let pre = ev(&json!({"deputy_event": "PreToolUse", "tool_name": "run_bash", "tool_input": {}}));
-    let post = ev(&json!({"deputy_event": "PostToolUse", "tool_name": "run_bash", "tool_result": "x", "tool_error": null}));
-    let perm = ev(&json!({"deputy_event": "PermissionRequest", "tool_name": "run_r_code", "tool_input": {}}));
+    let post = ev(
+        &json!({"deputy_event": "PostToolUse", "tool_name": "run_bash", "tool_result": "x", "tool_error": null}),
+    );
+    let perm = ev(
+        &json!({"deputy_event": "PermissionRequest", "tool_name": "run_r_code", "tool_input": {}}),
+    );
     let stop = ev(&json!({"deputy_event": "Stop", "reason": "complete"}));
     let compact = ev(&json!({"deputy_event": "PreCompact"}));
     let prompt = ev(&json!({"deputy_event": "UserPromptSubmit", "prompt": "p"}));
@@ -326,7 +335,9 @@ fn render_rows() {
             answer(
                 json!("HookResultPostToolUse"),
                 json!({"updated_tool_output": "[REDACTED]"}),
-                &["deputy cannot change what the model sees of a tool's output: the rewritten output only reaches deputy's `tool_end` event; the model has the original"],
+                &[
+                    "deputy cannot change what the model sees of a tool's output: the rewritten output only reaches deputy's `tool_end` event; the model has the original",
+                ],
             ),
         ),
         (
@@ -349,7 +360,11 @@ fn render_rows() {
             "Stop block sends the run on",
             stop.clone(),
             t::block("add sources"),
-            answer(json!("HookResultStop"), json!({"message": "add sources"}), &[]),
+            answer(
+                json!("HookResultStop"),
+                json!({"message": "add sources"}),
+                &[],
+            ),
         ),
         (
             "Stop block with continue: false ends the run as it stands",
@@ -361,7 +376,11 @@ fn render_rows() {
             "PreCompact block cancels compaction",
             compact,
             t::block("not now"),
-            answer(json!("HookResultPreCompact"), json!({"continue": false}), &[]),
+            answer(
+                json!("HookResultPreCompact"),
+                json!({"continue": false}),
+                &[],
+            ),
         ),
         (
             "UserPromptSubmit block: deputy ignores it, and says so",
@@ -370,7 +389,9 @@ fn render_rows() {
             answer(
                 Value::Null,
                 json!({}),
-                &["deputy ignores what UserPromptSubmit hooks return: the block that would reject the prompt (\"secret in prompt\") was not carried"],
+                &[
+                    "deputy ignores what UserPromptSubmit hooks return: the block that would reject the prompt (\"secret in prompt\") was not carried",
+                ],
             ),
         ),
         (
@@ -380,7 +401,9 @@ fn render_rows() {
             answer(
                 Value::Null,
                 json!({}),
-                &["deputy ignores what UserPromptSubmit hooks return: the additional context (\"ctx\") was not passed on"],
+                &[
+                    "deputy ignores what UserPromptSubmit hooks return: the additional context (\"ctx\") was not passed on",
+                ],
             ),
         ),
     ];

@@ -20,8 +20,8 @@ mod read;
 pub(crate) mod settings;
 
 pub(crate) use events::EVENTS;
-pub(crate) use read::classify;
 use read::MODEL_FIELDS;
+pub(crate) use read::classify;
 
 #[must_use]
 pub(crate) fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<String, Value>) {

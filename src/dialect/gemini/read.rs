@@ -128,7 +128,6 @@ fn translate(event: &str, obj: &Map<String, Value>) -> Value {
     out
 }
 
-
 /// Sets one of the model events' fields beside the Claude-shaped answer.
 fn set_model_field(answer: &mut Value, key: &str, value: Value) {
     if answer.get("model_fields").is_none() {

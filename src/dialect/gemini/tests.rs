@@ -1,10 +1,10 @@
 //! Unit tests of the gemini dialect.
 
 use super::*;
-use crate::exec::RunStatus;
 use crate::dialect::Dialect;
 use crate::dialect::protocol::Protocol;
 use crate::dialect::testing::{self as t, exited, finished};
+use crate::exec::RunStatus;
 
 /// Gemini is recognised by the names Claude Code does not share, and its
 /// names map to hookrun's.

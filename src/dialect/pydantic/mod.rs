@@ -348,7 +348,7 @@ pub(crate) fn render(event: &crate::event::Event, d: &Decision, notices: &[Strin
             out.insert("modified_result".into(), result.clone());
         }
     }
-    let mut stderr: Vec<String> = notices.iter().map(|n| crate::dialect::shared::notice_line(n)).collect();
+    let mut stderr = crate::dialect::shared::notice_lines(notices);
     if let Some(p @ (Permission::Ask | Permission::Defer)) = d.permission
         && event.name == "PreToolUse"
     {
@@ -369,7 +369,7 @@ pub(crate) fn render(event: &crate::event::Event, d: &Decision, notices: &[Strin
             "pydantic-deep cannot {what} a pre_tool_use call (its hooks only deny or allow): the call goes ahead{why}"
         )));
     }
-    stderr.extend(d.system_messages.iter().map(|n| crate::dialect::shared::notice_line(n)));
+    stderr.extend(crate::dialect::shared::notice_lines(&d.system_messages));
     Rendered {
         stdout: Value::Object(out).to_string(),
         stderr,

@@ -461,7 +461,9 @@ fn render_rows() {
             ev("pre_tool_use"),
             t::permission(Permission::Ask, "check first"),
             json!({}),
-            vec!["hookrun: pydantic-deep cannot ask the user about a pre_tool_use call (its hooks only deny or allow): the call goes ahead; the reason was \"check first\""],
+            vec![
+                "hookrun: pydantic-deep cannot ask the user about a pre_tool_use call (its hooks only deny or allow): the call goes ahead; the reason was \"check first\"",
+            ],
             0,
         ),
         (

@@ -86,7 +86,15 @@ pub(crate) fn resolve_operands(prog: &str, args: &[String]) -> Option<Vec<String
     let skip_first = matches!(prog, "chmod" | "chown" | "chgrp");
     let files = matches!(
         prog,
-        "rm" | "cp" | "mv" | "tee" | "install" | "ln" | "rsync" | "shred" | "truncate" | "unlink"
+        "rm" | "cp"
+            | "mv"
+            | "tee"
+            | "install"
+            | "ln"
+            | "rsync"
+            | "shred"
+            | "truncate"
+            | "unlink"
             | "sed"
     );
     if prog == "dd" {

@@ -10,7 +10,9 @@
 //! `--no-preserve-root` (its only use is to delete `/`).
 
 use crate::command::argv::{self, Spec, Takes};
-use crate::command::targets::{SYSTEM_DIRS, account_file, catastrophic, device_target, normal, root_like};
+use crate::command::targets::{
+    SYSTEM_DIRS, account_file, catastrophic, device_target, normal, root_like,
+};
 use crate::command::wrappers::{program, unwrap};
 use crate::command::writes::{account_file_write, dd};
 use hookrun_sh as shell;

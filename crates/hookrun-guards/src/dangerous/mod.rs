@@ -5,23 +5,22 @@
 
 use serde::Deserialize;
 
-
-use categories::{Categories, Selection};
-use hookrun_sh::{self as shell, Command, Pipeline};
-use destructive::fed_destructive;
-use crate::command::writes::redirects;
 use crate::command::targets::catastrophic;
-use crate::guard::{Call, Context, Entry, Guard, Verdict, options};
-use hookrun_code::r as r_code;
 use crate::command::tools::{R_CODE_TOOLS, SHELL_TOOLS};
 use crate::command::wrappers::{Runs, is_assignment, program, unwrap, unwrap_fed};
+use crate::command::writes::redirects;
+use crate::guard::{Call, Context, Entry, Guard, Verdict, options};
+use categories::{Categories, Selection};
+use destructive::fed_destructive;
+use hookrun_code::r as r_code;
+use hookrun_sh::{self as shell, Command, Pipeline};
 
 mod categories;
 mod checked;
 mod cwd;
 pub(crate) mod destructive;
-mod limits;
 mod inline;
+mod limits;
 mod obscured;
 mod piped;
 mod r_uses;
@@ -300,14 +299,18 @@ impl DangerousCommands {
         // `alias x='rm -rf /'`: an alias's value is code the shell runs
         // where the alias is used.
         if prog == "alias" {
-            for value in args.iter().filter_map(|a| a.split_once('=').map(|(_, v)| v)) {
+            for value in args
+                .iter()
+                .filter_map(|a| a.split_once('=').map(|(_, v)| v))
+            {
                 if let Some(why) = self.check_nested(value, depth) {
                     return Some(format!("an alias runs a command: {why}"));
                 }
             }
         }
         if self.builtin_rules
-            && let Some(why) = inline::inline_program(&prog, args, cmd, &|t| self.check_nested(t, depth))
+            && let Some(why) =
+                inline::inline_program(&prog, args, cmd, &|t| self.check_nested(t, depth))
         {
             return Some(why);
         }

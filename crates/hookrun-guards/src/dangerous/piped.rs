@@ -4,11 +4,11 @@
 //! not trusted (the guard cannot read them); echoed text, here-doc bodies
 //! and what an awk program prints are read as the commands they become.
 
+use crate::command::wrappers::{program, unwrap};
+use crate::dangerous::obscured::{decoded_in, decoder};
 use crate::dangerous::sourced::{self, INTERPRETERS, SHELLS};
 use hookrun_code::awk;
-use crate::dangerous::obscured::{decoded_in, decoder};
 use hookrun_sh::{self as shell, Command};
-use crate::command::wrappers::{program, unwrap};
 
 /// Programs that fetch from the network.
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
@@ -24,52 +24,56 @@ pub(crate) type Check<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// What the `upstream` stages of a pipeline feed to `runner`, a command
 /// that runs its stdin as code; `check` reads text that becomes commands.
 pub(crate) fn piped_into(upstream: &[Command], runner: &str, check: Check<'_>) -> Option<String> {
-        let runner = program(runner);
-        if let Some(d) = upstream.iter().map(|c| unwrap(&c.words)).find(|a| downloads(a)) {
-            return Some(format!(
-                "a download (`{}`) piped into `{runner}` runs code from the network unseen",
-                program(&d[0]),
-            ));
-        }
-        if let Some(d) = upstream.iter().find_map(|c| decoder(&unwrap(&c.words))) {
-            return Some(format!(
-                "decoded text ({d}) piped into `{runner}` runs code the guard cannot read"
-            ));
-        }
-        // `echo 'rm -rf /' | sh` runs the echoed text, and `cat <<EOF | sh`
-        // the here-doc.
-        for up in upstream {
-            for body in &up.here {
-                if let Some(why) = check(body) {
-                    return Some(why);
-                }
-            }
-            let a = unwrap(&up.words);
-            let up_prog = a.first().map(|p| program(p)).unwrap_or_default();
-            if matches!(up_prog.as_str(), "echo" | "printf") {
-                // The words as one line (`echo rm -rf /`), and each alone
-                // (`printf '%s\n' 'rm -rf /'`: the format is not code).
-                let line = a[1..].join(" ");
-                let after_format = a.get(2..).unwrap_or_default().join(" ");
-                let lines = [line.as_str(), after_format.as_str()];
-                let words = a[1..].iter().map(String::as_str);
-                if let Some(why) = lines.into_iter().chain(words).find_map(check) {
-                    return Some(why);
-                }
-            }
-            // `awk 'BEGIN{print "rm -rf /"}' | sh`: what it prints.
-            if awk::is_awk(&up_prog)
-                && let Some(code) = awk::awk_program(&a[1..])
-            {
-                for printed in awk::awk_literals(code) {
-                    if let Some(why) = check(&printed) {
-                        return Some(why);
-                    }
-                }
-            }
-        }
-        None
+    let runner = program(runner);
+    if let Some(d) = upstream
+        .iter()
+        .map(|c| unwrap(&c.words))
+        .find(|a| downloads(a))
+    {
+        return Some(format!(
+            "a download (`{}`) piped into `{runner}` runs code from the network unseen",
+            program(&d[0]),
+        ));
     }
+    if let Some(d) = upstream.iter().find_map(|c| decoder(&unwrap(&c.words))) {
+        return Some(format!(
+            "decoded text ({d}) piped into `{runner}` runs code the guard cannot read"
+        ));
+    }
+    // `echo 'rm -rf /' | sh` runs the echoed text, and `cat <<EOF | sh`
+    // the here-doc.
+    for up in upstream {
+        for body in &up.here {
+            if let Some(why) = check(body) {
+                return Some(why);
+            }
+        }
+        let a = unwrap(&up.words);
+        let up_prog = a.first().map(|p| program(p)).unwrap_or_default();
+        if matches!(up_prog.as_str(), "echo" | "printf") {
+            // The words as one line (`echo rm -rf /`), and each alone
+            // (`printf '%s\n' 'rm -rf /'`: the format is not code).
+            let line = a[1..].join(" ");
+            let after_format = a.get(2..).unwrap_or_default().join(" ");
+            let lines = [line.as_str(), after_format.as_str()];
+            let words = a[1..].iter().map(String::as_str);
+            if let Some(why) = lines.into_iter().chain(words).find_map(check) {
+                return Some(why);
+            }
+        }
+        // `awk 'BEGIN{print "rm -rf /"}' | sh`: what it prints.
+        if awk::is_awk(&up_prog)
+            && let Some(code) = awk::awk_program(&a[1..])
+        {
+            for printed in awk::awk_literals(code) {
+                if let Some(why) = check(&printed) {
+                    return Some(why);
+                }
+            }
+        }
+    }
+    None
+}
 
 /// `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(echo … | base64
 /// -d)"`: a download or decoded text handed to a shell, an interpreter or
@@ -79,21 +83,25 @@ pub(crate) fn substituted_code(prog: &str, cmd: &Command) -> Option<String> {
     if !runs_code {
         return None;
     }
-        for sub in &cmd.substitutions {
-            if shell::parse(sub).iter().flatten().any(|c| downloads(&unwrap(&c.words))) {
-                return Some(format!(
-                    "a download (`{}`) run by `{prog}` runs code from the network unseen",
-                    sub.trim()
-                ));
-            }
-            if !INTERPRETERS.contains(&prog)
-                && let Some(d) = decoded_in(sub)
-            {
-                return Some(format!(
-                    "decoded text ({d}) run by `{prog}` is code the guard cannot read"
-                ));
-            }
+    for sub in &cmd.substitutions {
+        if shell::parse(sub)
+            .iter()
+            .flatten()
+            .any(|c| downloads(&unwrap(&c.words)))
+        {
+            return Some(format!(
+                "a download (`{}`) run by `{prog}` runs code from the network unseen",
+                sub.trim()
+            ));
         }
+        if !INTERPRETERS.contains(&prog)
+            && let Some(d) = decoded_in(sub)
+        {
+            return Some(format!(
+                "decoded text ({d}) run by `{prog}` is code the guard cannot read"
+            ));
+        }
+    }
     None
 }
 

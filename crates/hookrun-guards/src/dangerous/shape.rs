@@ -2,8 +2,8 @@
 //! words or a longer pipeline than the guard keeps, a fork bomb, a
 //! command name split at `$IFS`.
 
-use crate::dangerous::limits::{too_long_pipeline, too_many_words};
 use crate::dangerous::destructive;
+use crate::dangerous::limits::{too_long_pipeline, too_many_words};
 use hookrun_sh::Command;
 
 /// Why `cmd`'s shape alone is refused (the fork bomb and `$IFS` rules are

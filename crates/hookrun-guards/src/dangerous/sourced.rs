@@ -5,8 +5,8 @@
 //! …)`, as `bash -c "$(…)"` runs it): checked as `X | sh` and `sh <<<`
 //! are.
 
-use hookrun_sh::{self as shell, Command, Pipeline, Script};
 use crate::command::wrappers::{program, unwrap};
+use hookrun_sh::{self as shell, Command, Pipeline, Script};
 
 /// Shells: `… | sh` runs whatever comes in, `sh -c X` runs X.
 pub(crate) const SHELLS: &[&str] = &[
@@ -66,7 +66,11 @@ pub(crate) fn sourced(pipeline: &Pipeline) -> Vec<Sourced<'_>> {
             // `bash <(echo …)`, `sh < <(echo …)`: the substitution's
             // output is the script.
             let operand = argv[1..].iter().find(|a| !a.starts_with('-'));
-            let from = cmd.redirects.iter().filter(|(op, _)| op == "<").map(|(_, t)| t);
+            let from = cmd
+                .redirects
+                .iter()
+                .filter(|(op, _)| op == "<")
+                .map(|(_, t)| t);
             for target in operand.into_iter().chain(from) {
                 let body = target.strip_prefix("<(").and_then(|f| f.strip_suffix(')'));
                 if let Some(body) = body.filter(|b| cmd.substitutions.iter().any(|s| s == b)) {

@@ -14,8 +14,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use hookrun_sh::Command;
 use crate::command::wrappers::is_assignment;
+use hookrun_sh::Command;
 
 /// The longest word an expansion may make: past it the word is left as
 /// written, so that `$X$X$X…` cannot multiply a long value.
@@ -195,10 +195,14 @@ fn braced(inner: &str, vars: &HashMap<String, String>) -> Option<String> {
 /// `${X%suffix}`, `${X%%suffix}`, `${X#prefix}`, `${X##prefix}` with a
 /// literal pattern (no glob characters): the value with it removed.
 fn trimmed(value: &str, op: &str) -> Option<String> {
-    let (pattern, suffix) = if let Some(p) = op.strip_prefix("%%").or_else(|| op.strip_prefix('%')) {
+    let (pattern, suffix) = if let Some(p) = op.strip_prefix("%%").or_else(|| op.strip_prefix('%'))
+    {
         (p, true)
     } else {
-        (op.strip_prefix("##").or_else(|| op.strip_prefix('#'))?, false)
+        (
+            op.strip_prefix("##").or_else(|| op.strip_prefix('#'))?,
+            false,
+        )
     };
     if pattern.contains(['*', '?', '[']) {
         return None;
@@ -217,10 +221,7 @@ pub(crate) fn as_echoed(upstream: &[Command]) -> Vec<Command> {
     upstream
         .iter()
         .map(|c| match expand_words(&c.words, false) {
-            Some(words) => Command {
-                words,
-                ..c.clone()
-            },
+            Some(words) => Command { words, ..c.clone() },
             None => c.clone(),
         })
         .collect()

@@ -5,8 +5,8 @@
 
 use crate::dangerous::cwd;
 use crate::dangerous::vars;
-use hookrun_sh::expand;
 use hookrun_sh::Command;
+use hookrun_sh::expand;
 
 /// The arguments with their brace alternatives expanded (`{/,/tmp}` is two
 /// words), or `None` when none has braces.

@@ -6,10 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::guard::{Call, Verdict};
 use crate::command::resolve::absolute;
-use crate::protect_paths::shell_paths;
 use crate::command::tools::Access;
+use crate::guard::{Call, Verdict};
+use crate::protect_paths::shell_paths;
 use hookrun_code::r::{self as r_code, Act};
 use hookrun_sh::expand;
 
@@ -45,7 +45,12 @@ pub(crate) trait Judge {
 /// judged here: `cd ..`-style relative paths are everyday shell use,
 /// and what they reach is still judged by the lists. `read_r`: read the
 /// R code of `Rscript -e` too.
-pub(crate) fn shell_command(j: &dyn Judge, call: &Call<'_>, project: &Path, read_r: bool) -> Verdict {
+pub(crate) fn shell_command(
+    j: &dyn Judge,
+    call: &Call<'_>,
+    project: &Path,
+    read_r: bool,
+) -> Verdict {
     let empty = serde_json::Map::new();
     let input = call.input_object().unwrap_or(&empty);
     let line_len = |v: &serde_json::Value| match v {

@@ -10,14 +10,14 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::guard::{Call, Context, Entry, Guard, Verdict, options};
-use own_files::OwnFiles;
-use path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use crate::command::resolve::{MAX_LINKS, absolute, lexical, literal_prefix, walk};
-use hookrun_sh::expand;
-use code::Judge as _;
 pub use crate::command::tools::Access;
 use crate::command::tools::{R_CODE_TOOLS, READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, paths_of};
+use crate::guard::{Call, Context, Entry, Guard, Verdict, options};
+use crate::own_files::OwnFiles;
+use code::Judge as _;
+use hookrun_sh::expand;
+use path_lists::{ALLOW, READ_DENY, WRITE_DENY};
 use serde::Deserialize;
 
 /// Options of `protect-paths`.
@@ -74,7 +74,6 @@ pub struct ProtectPaths {
     own_files: bool,
 }
 
-
 impl ProtectPaths {
     #[must_use]
     pub fn new(o: Options) -> Self {
@@ -120,7 +119,11 @@ impl ProtectPaths {
     #[must_use]
     pub fn check(&self, raw: &str, access: Access, cwd: &Path, project: &Path) -> Option<String> {
         let own = OwnFiles::default();
-        Judging { guard: self, own: &own }.judge(raw, false, access, cwd, project, self.deny_traversal)
+        Judging {
+            guard: self,
+            own: &own,
+        }
+        .judge(raw, false, access, cwd, project, self.deny_traversal)
     }
 
     /// Like [`check`](Self::check) for a glob pattern: its literal prefix
@@ -140,7 +143,11 @@ impl ProtectPaths {
         project: &Path,
     ) -> Option<String> {
         let own = OwnFiles::default();
-        Judging { guard: self, own: &own }.check_pattern(pattern, access, cwd, project)
+        Judging {
+            guard: self,
+            own: &own,
+        }
+        .check_pattern(pattern, access, cwd, project)
     }
 
     /// The deny glob a path matches (case-insensitively), unless an allow
@@ -166,9 +173,9 @@ impl ProtectPaths {
         if !holds_home {
             let anchored = self.allow_in_project.iter().any(|a| {
                 let rest = a.trim_start_matches("./");
-                project.iter().any(|p| {
-                    glob(&format!("{}/{rest}", p.display())).matches(&comps)
-                })
+                project
+                    .iter()
+                    .any(|p| glob(&format!("{}/{rest}", p.display())).matches(&comps))
             });
             if anchored {
                 return None;
@@ -296,7 +303,6 @@ impl Judging<'_> {
                     .map(|why| format!("`{pattern}` could match `{path}`: {why}"))
             })
     }
-
 }
 
 impl code::Judge for Judging<'_> {
@@ -331,7 +337,8 @@ impl code::Judge for Judging<'_> {
             "write"
         };
         if g.own_files
-            && let Some(why) = self.own.denied(raw, &readings, access, &project_forms[0])
+            && let Some(why) =
+                own_files::denied(self.own, raw, &readings, access, &project_forms[0])
         {
             return Some(why);
         }
@@ -351,8 +358,8 @@ impl code::Judge for Judging<'_> {
         let uses_dotdot = Path::new(raw)
             .components()
             .any(|c| c == Component::ParentDir);
-        let bounded = (deny_traversal && uses_dotdot)
-            || (access == Access::Write && g.roots.is_some());
+        let bounded =
+            (deny_traversal && uses_dotdot) || (access == Access::Write && g.roots.is_some());
         if bounded && !complete {
             return Some(format!(
                 "`{raw}` cannot be resolved (a symlink loop, more than {MAX_LINKS} links, or an \
@@ -402,14 +409,13 @@ impl code::Judge for Judging<'_> {
         })
     }
 
-
     fn home(&self) -> &Path {
         &self.guard.home
     }
 }
 
 mod code;
-pub mod own_files;
+mod own_files;
 mod path_lists;
 mod sensitive_names;
 mod shell_paths;

@@ -13,18 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::command::resolve::{lexical, walk};
+use crate::command::resolve::walk;
 use crate::command::tools::Access;
-
-/// What a protected file is, which says how a person changes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OwnKind {
-    Config,
-    TrustList,
-    AuditLog,
-    AuditKey,
-    AgentSettings,
-}
+use crate::own_files::{OwnFiles, OwnKind};
 
 impl OwnKind {
     fn describe(self) -> &'static str {
@@ -49,82 +40,50 @@ impl OwnKind {
     }
 }
 
-/// hookrun's own files for one project, as the engine gathered them.
-#[derive(Debug, Clone, Default)]
-pub struct OwnFiles {
-    /// Absolute, lexically normal paths, what each is, and whether it is a
-    /// directory standing for every file in it; the first listed wins.
-    files: Vec<(PathBuf, OwnKind, bool)>,
-    /// The user's home directory, too wide to count as holding an own file.
-    home: Option<PathBuf>,
-}
-
-impl OwnFiles {
-    /// No own file yet; `home` is the user's home directory.
-    #[must_use]
-    pub fn new(home: Option<PathBuf>) -> Self {
-        OwnFiles {
-            files: Vec::new(),
-            home,
+/// Why an access to a path (its readings: as written and as walked) is
+/// denied as one of hookrun's own files, or `None`. Only writes are
+/// denied, and reads of the audit key.
+#[must_use]
+pub(super) fn denied(
+    own: &OwnFiles,
+    raw: &str,
+    readings: &[PathBuf],
+    access: Access,
+    project: &Path,
+) -> Option<String> {
+    let home = own.home();
+    // Directories too wide to count as holding an own file.
+    let wide = |d: &Path| d.parent().is_none() || d == project || Some(d) == home;
+    for (file, kind, dir) in own.files() {
+        if access == Access::Read && kind != OwnKind::AuditKey {
+            continue;
         }
-    }
-
-    /// Adds a file (an absolute path).
-    pub fn add(&mut self, path: &Path, kind: OwnKind) {
-        self.files.push((lexical(path), kind, false));
-    }
-
-    /// Adds a directory the agent reads every file of (an absolute path).
-    pub fn add_dir(&mut self, dir: &Path, kind: OwnKind) {
-        self.files.push((lexical(dir), kind, true));
-    }
-
-    /// Why an access to a path (its readings: as written and as walked) is
-    /// denied as one of hookrun's own files, or `None`. Only writes are
-    /// denied, and reads of the audit key.
-    #[must_use]
-    pub(crate) fn denied(
-        &self,
-        raw: &str,
-        readings: &[PathBuf],
-        access: Access,
-        project: &Path,
-    ) -> Option<String> {
-        let home = self.home.as_deref();
-        // Directories too wide to count as holding an own file.
-        let wide = |d: &Path| d.parent().is_none() || d == project || Some(d) == home;
-        for (file, kind, dir) in &self.files {
-            let (kind, dir) = (*kind, *dir);
-            if access == Access::Read && kind != OwnKind::AuditKey {
-                continue;
-            }
-            let forms = [file.clone(), walk(file).path];
-            let hit = readings.iter().find(|r| {
-                forms.iter().any(|f| {
-                    r.as_path() == f.as_path()
+        let forms = [file.to_path_buf(), walk(file).path];
+        let hit = readings.iter().find(|r| {
+            forms.iter().any(|f| {
+                r.as_path() == f.as_path()
                         // A directory the agent reads every file of.
                         || (dir && r.starts_with(f))
                         || (access == Access::Write && f.starts_with(r) && !wide(r))
-                })
-            });
-            if let Some(r) = hit {
-                let verb = if access == Access::Read {
-                    "read"
-                } else {
-                    "write"
-                };
-                let held = if forms.iter().any(|f| f == r) {
-                    String::new()
-                } else {
-                    format!(", which holds `{}`", file.display())
-                };
-                return Some(format!(
-                    "{verb} of hookrun's own file: `{raw}` (as `{}`{held}) is {}",
-                    r.display(),
-                    kind.describe()
-                ));
-            }
+            })
+        });
+        if let Some(r) = hit {
+            let verb = if access == Access::Read {
+                "read"
+            } else {
+                "write"
+            };
+            let held = if forms.iter().any(|f| f == r) {
+                String::new()
+            } else {
+                format!(", which holds `{}`", file.display())
+            };
+            return Some(format!(
+                "{verb} of hookrun's own file: `{raw}` (as `{}`{held}) is {}",
+                r.display(),
+                kind.describe()
+            ));
         }
-        None
     }
+    None
 }

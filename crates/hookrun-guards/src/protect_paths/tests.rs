@@ -6,8 +6,8 @@
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use crate::command::resolve::MAX_LINKS;
 use super::*;
+use crate::command::resolve::MAX_LINKS;
 use serde_json::json;
 
 use Access::{Read, Write};
@@ -29,8 +29,7 @@ fn etc_dir() -> PathBuf {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .find(|p| {
-            std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
-                && std::fs::read_dir(p).is_ok()
+            std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) && std::fs::read_dir(p).is_ok()
         })
         .expect("a directory under /etc")
 }
@@ -319,7 +318,11 @@ fn paths_project_templates_never_cover_home() {
     let t = tree();
     let g = t.guard(json!({}));
     // The project is the home directory: its `.profile` is the real one.
-    for (raw, want) in [("{h}/.profile", true), ("{h}/.bashrc", true), ("{h}/docs/.profile", true)] {
+    for (raw, want) in [
+        ("{h}/.profile", true),
+        ("{h}/.bashrc", true),
+        ("{h}/docs/.profile", true),
+    ] {
         let got = g.check(&t.fill(raw), Write, &t.h, &t.h);
         assert_eq!(got.is_some(), want, "{raw}: {got:?}");
     }
@@ -379,24 +382,68 @@ fn paths_every_tool_key_is_judged() {
         ("Grep", json!({"pattern": "x", "path": "~/.ssh"}), true),
         ("Grep", json!({"pattern": "x", "path": "src"}), false),
         ("Grep", json!({"pattern": "x", "glob": "**/.env"}), true),
-        ("Grep", json!({"pattern": "x", "path": "~", "glob": ".ssh/*"}), true),
+        (
+            "Grep",
+            json!({"pattern": "x", "path": "~", "glob": ".ssh/*"}),
+            true,
+        ),
         ("Grep", json!({"pattern": "x", "glob": "*.rs"}), false),
         ("Grep", json!({"pattern": ".env", "path": "src"}), false),
         ("Glob", json!({"pattern": "~/.ssh/*"}), true),
         ("Glob", json!({"pattern": "*", "path": "keys"}), true),
         ("Glob", json!({"pattern": "**/*.rs"}), false),
-        ("read_many_files", json!({"paths": ["src/main.rs", ".env"]}), true),
-        ("read_many_files", json!({"paths": ["src"], "include": [".env"]}), true),
-        ("read_many_files", json!({"paths": ["src"], "include": ["*.rs"]}), false),
-        ("search_file_content", json!({"pattern": "k", "dir_path": "keys"}), true),
-        ("search_file_content", json!({"pattern": "k", "include": "**/.env"}), true),
-        ("search_file_content", json!({"pattern": "k", "include": "*.rs"}), false),
-        ("NotebookEdit", json!({"notebook_path": "etc/../shadow"}), true),
+        (
+            "read_many_files",
+            json!({"paths": ["src/main.rs", ".env"]}),
+            true,
+        ),
+        (
+            "read_many_files",
+            json!({"paths": ["src"], "include": [".env"]}),
+            true,
+        ),
+        (
+            "read_many_files",
+            json!({"paths": ["src"], "include": ["*.rs"]}),
+            false,
+        ),
+        (
+            "search_file_content",
+            json!({"pattern": "k", "dir_path": "keys"}),
+            true,
+        ),
+        (
+            "search_file_content",
+            json!({"pattern": "k", "include": "**/.env"}),
+            true,
+        ),
+        (
+            "search_file_content",
+            json!({"pattern": "k", "include": "*.rs"}),
+            false,
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "etc/../shadow"}),
+            true,
+        ),
         ("NotebookEdit", json!({"notebook_path": "a.ipynb"}), false),
-        ("MultiEdit", json!({"file_path": "homelink/.bashrc", "edits": []}), true),
-        ("MultiEdit", json!({"file_path": "src/main.rs", "edits": []}), false),
+        (
+            "MultiEdit",
+            json!({"file_path": "homelink/.bashrc", "edits": []}),
+            true,
+        ),
+        (
+            "MultiEdit",
+            json!({"file_path": "src/main.rs", "edits": []}),
+            false,
+        ),
         ("list_dir", json!({"relative_workspace_path": "keys"}), true),
-        ("Read", json!({"file_paths": ["src/main.rs", "secret.txt"]}), true),
+        (
+            "Read",
+            json!({"file_paths": ["src/main.rs", "secret.txt"]}),
+            true,
+        ),
         ("Write", json!({"file_path": ".env.example"}), false),
     ];
     for (tool, input, denied) in cases {
@@ -409,6 +456,10 @@ fn paths_every_tool_key_is_judged() {
             ..Call::default()
         };
         let v = g.evaluate(&call, &Context::new(&t.p, String::new));
-        assert_eq!(matches!(v, Verdict::Deny(_)), denied, "{tool} {input}: {v:?}");
+        assert_eq!(
+            matches!(v, Verdict::Deny(_)),
+            denied,
+            "{tool} {input}: {v:?}"
+        );
     }
 }

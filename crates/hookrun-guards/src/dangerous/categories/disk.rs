@@ -2,8 +2,8 @@
 //! writes erase a disk. Their reading uses (`fdisk -l`, `sfdisk --dump`,
 //! `parted DEV print`, `wipefs` without `-a`, `lvs`) stay allowed.
 
-use crate::dangerous::categories::command::Command;
 use crate::command::argv::{self, GNU, Spec, Takes};
+use crate::dangerous::categories::command::Command;
 
 pub(crate) fn check(cmd: &Command<'_>) -> Option<String> {
     let (prog, args) = (cmd.prog, cmd.args);

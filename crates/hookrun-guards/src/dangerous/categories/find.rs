@@ -7,8 +7,8 @@
 //! narrows what it matches (`find . -delete` is `rm -rf .`), so that
 //! `find . -name '*.pyc' -delete` in a project stays allowed.
 
-use crate::dangerous::categories::command::Command;
 use crate::command::wrappers::{program, unwrap};
+use crate::dangerous::categories::command::Command;
 
 /// Expressions that select files by what they are; `-type` alone does not
 /// narrow a walk enough (`find . -type f -delete` empties a tree).

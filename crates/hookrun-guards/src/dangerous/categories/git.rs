@@ -10,9 +10,9 @@
 //! overwrite work the pusher has not seen, and a rebase keeps the old
 //! commits in the reflog. A dry run (`push -n`, `clean -n`) is allowed.
 
+use crate::command::argv::{self, GNU, Spec, Takes};
 use crate::dangerous::categories::command::Command;
 use crate::dangerous::categories::git_worktree;
-use crate::command::argv::{self, GNU, Spec, Takes};
 
 /// Git's options before the subcommand that take a value in the next word.
 const GLOBAL_WITH_VALUE: &[&str] = &[

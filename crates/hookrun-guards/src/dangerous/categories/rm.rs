@@ -11,8 +11,8 @@
 //! `rm` with both `-r` and `-f` is judged: without `-f`, rm stops to ask
 //! before write-protected files.
 
-use crate::dangerous::categories::command::Command;
 use crate::command::argv::{self, GNU, Spec, Takes};
+use crate::dangerous::categories::command::Command;
 
 const RM: Spec = Spec {
     short_value: "",

@@ -3,8 +3,8 @@
 //! people out. Their harmless uses (`kill 1234`, `systemctl status`,
 //! `crontab -l`, `passwd` alone, `shutdown -c`) stay allowed.
 
-use crate::dangerous::categories::command::Command;
 use crate::command::argv::{self, GNU, Spec, Takes};
+use crate::dangerous::categories::command::Command;
 
 /// Whether `--help` is asked for (the tool prints help and exits). Not
 /// `-h`: to `shutdown` it means halt.
