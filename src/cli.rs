@@ -111,12 +111,7 @@ pub(crate) enum Command {
     Serve(ServeArgs),
     /// Run one built-in hook as an ordinary command hook (for Claude Code
     /// settings and other agents): the event on stdin, the answer on stdout.
-    #[command(after_help = concat!(
-        "Examples:\n",
-        "  hookrun builtin dangerous-commands\n",
-        "  hookrun builtin protect-paths --option 'allowed_write_roots=[\"/work\"]'\n",
-        "  hookrun builtin redact-secrets --mode warn",
-    ))]
+    #[command(after_help = builtin_examples())]
     Builtin(BuiltinArgs),
     /// Trust a project's hookrun.toml: let it do more than add guards.
     ///
@@ -231,11 +226,25 @@ pub(crate) struct ServeArgs {
     pub run: RunArgs,
 }
 
+/// `hookrun builtin NAME`'s help: the registry's guards.
+fn builtin_names() -> String {
+    let names: Vec<&str> = hookrun_guards::names().collect();
+    format!("The built-in guard: {}", names.join(", "))
+}
+
+/// `hookrun builtin`'s examples: one line per guard of the registry.
+fn builtin_examples() -> String {
+    let lines: Vec<String> = hookrun_guards::REGISTRY
+        .iter()
+        .map(|e| format!("  hookrun builtin {}{}", e.name, e.example))
+        .collect();
+    format!("Examples:\n{}", lines.join("\n"))
+}
+
 // Options of `hookrun builtin`.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct BuiltinArgs {
-    /// dangerous-commands, protect-paths, redact-secrets or log-tools.
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", help = builtin_names())]
     pub name: String,
 
     /// One option, KEY=VALUE; VALUE is JSON, or else a string. Repeatable.
@@ -320,12 +329,13 @@ pub(crate) struct ConvertArgs {
     pub config_format: Option<crate::dialect::Dialect>,
 }
 
-/// Output formats of `test`.
-/// What `run` and `serve` answer when hookrun itself cannot evaluate an
-/// event (`--on-error`, `HOOKRUN_ON_ERROR`). It lives on the command line
-/// and in the environment, never in a config file: the file that would
-/// hold it may be the one that cannot be read.
-/// `--on-error`, shared by the commands agents run as hooks.
+// `--on-error`, shared by the commands agents run as hooks: what `run`
+// and `serve` answer when hookrun itself cannot evaluate an event
+// (`HOOKRUN_ON_ERROR` too). It lives on the command line and in the
+// environment, never in a config file: the file that would hold it may be
+// the one that cannot be read. (A plain comment: a doc comment on a
+// flattened `Args` struct would become the about text of every command
+// that flattens it.)
 #[derive(Debug, Args, Clone, Copy)]
 pub(crate) struct OnErrorArg {
     /// What hookrun answers when it cannot evaluate everything configured

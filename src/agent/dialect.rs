@@ -70,6 +70,13 @@ macro_rules! define_dialect {
 }
 dialects!(define_dialect);
 
+/// A dialect as configs and the command line name it.
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Default for Dialect {
     /// Claude Code's contract is the one the others copied.
     fn default() -> Self {

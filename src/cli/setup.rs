@@ -86,7 +86,7 @@ pub(crate) enum ConfigCommand {
     /// fire are named on stderr.
     Events {
         /// The agent whose event names are printed.
-        #[arg(long, value_enum, default_value = "claude")]
+        #[arg(long, value_enum, default_value_t)]
         dialect: crate::agent::Dialect,
         /// Print each event with the seconds to give hookrun on it (its
         /// longest hook's timeout and a margin), tab-separated.

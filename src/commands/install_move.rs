@@ -27,10 +27,11 @@ pub(super) fn move_hooks(
     config: &Path,
     dry_run: bool,
 ) -> Result<bool, Error> {
-    if agent == Agent::Copilot {
-        return Err(Error::Usage(
-            "Copilot CLI keeps hookrun's registration in a file of its own (hookrun.json), so it holds no hooks to move; move another hooks file's hooks with `hookrun convert FILE` and delete that file".into(),
-        ));
+    if let Some(own) = crate::dialect::setup(agent).quirks.own_file {
+        return Err(Error::Usage(format!(
+            "{} keeps hookrun's registration in a file of its own ({own}), so it holds no hooks to move; move another hooks file's hooks with `hookrun convert FILE` and delete that file",
+            crate::install::agent_own::agent_name(agent)
+        )));
     }
     if config.extension().is_none_or(|e| e != "toml") {
         return Err(Error::Usage(format!(
@@ -57,14 +58,8 @@ pub(super) fn move_hooks(
     if !has_hooks {
         return Ok(false);
     }
-    let hooks_only = serde_json::json!({"hooks": theirs["hooks"].clone()});
-    let converted = match agent {
-        Agent::Claude | Agent::Codex => {
-            crate::dialect::convert::claude_to_toml(&hooks_only.to_string())
-        }
-        _ => crate::dialect::convert::to_toml(&theirs, agent.dialect()),
-    }
-    .map_err(settings)?;
+    let converted =
+        crate::dialect::convert::hooks_to_toml(&theirs, agent.dialect()).map_err(settings)?;
     if !converted.warnings.is_empty() {
         // A hook left behind would be lost with the file's `hooks`.
         return Err(settings(format!(

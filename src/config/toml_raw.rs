@@ -97,9 +97,8 @@ pub(super) struct RawHook {
     /// ${HOOKRUN_CONFIG_DIR} is this file's absolute directory.
     #[schemars(with = "Option<String>")]
     pub(super) command: Option<Spanned<String>>,
-    /// A built-in hook run in-process: dangerous-commands, protect-paths,
-    /// redact-secrets, log-tools. Either this or `command`.
-    #[schemars(with = "Option<String>")]
+    /// A built-in hook run in-process, by name. Either this or `command`.
+    #[schemars(with = "Option<BuiltinName>")]
     pub(super) builtin: Option<Spanned<String>>,
     /// The built-in's options (`[hooks.options]`).
     #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
@@ -138,4 +137,19 @@ pub(super) struct RawHook {
 /// The JSON Schema of this format.
 pub(super) fn schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(RawFile)).unwrap_or_default()
+}
+
+/// A built-in guard's name: in the schema, the registry's names, so that
+/// an editor offers them.
+struct BuiltinName;
+
+impl schemars::JsonSchema for BuiltinName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BuiltinName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = hookrun_guards::names().collect();
+        schemars::json_schema!({"type": "string", "enum": names})
+    }
 }

@@ -13,6 +13,7 @@ pub(crate) mod convert;
 pub(crate) mod flat_hooks;
 
 pub(crate) mod protocol;
+pub(crate) mod setup;
 mod shared;
 #[cfg(test)]
 mod testing;
@@ -46,6 +47,13 @@ pub(crate) fn protocol(dialect: Dialect) -> &'static dyn Protocol {
         .copied()
         .find(|p| p.id() == dialect)
         .unwrap_or(&claude::Claude)
+}
+
+/// What `install`, `doctor` and `check` know of an agent hookrun
+/// registers in (every `Agent` has its dialect's; a test keeps it so).
+#[must_use]
+pub(crate) fn setup(agent: crate::agent::Agent) -> &'static setup::Setup {
+    protocol(agent.dialect()).setup().unwrap_or(&claude::SETUP)
 }
 
 /// A dialect's own name for an event of hookrun's model; `None` where its

@@ -95,6 +95,12 @@ pub(crate) trait Protocol: Sync {
         None
     }
 
+    /// What `install`, `doctor` and `check` know of the agent, where
+    /// hookrun registers in it; `None` for a dialect only an adapter speaks.
+    fn setup(&self) -> Option<&'static super::setup::Setup> {
+        None
+    }
+
     /// How a hookrun TOML config is written as this agent's hooks file
     /// (`hookrun convert --to`); `None` where hookrun cannot write that
     /// agent's format.

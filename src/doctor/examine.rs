@@ -124,7 +124,7 @@ pub(crate) fn examine(
         reinstall: installed::install_command(first, project),
     };
     let mut problems = judge::wiring(&facts);
-    problems.extend(codex_untrusted(
+    problems.extend(unreviewed(
         agent,
         &first.file,
         &first.command,
@@ -307,11 +307,17 @@ fn config_problems(
     }
 }
 
-/// D011 for a registration of `agent` in `file`: each of its hooks Codex
-/// will not run (`codex_trust`; reads the file and Codex's `config.toml`).
-fn codex_untrusted(agent: Agent, file: &Path, command: &str, homes: &Homes) -> Vec<Problem> {
-    super::codex_trust::skipped(agent, file, command, homes)
-        .into_iter()
-        .map(|s| Problem::new("D011", s.message, s.fix))
-        .collect()
+/// D011 for a registration of `agent` in `file`: each of its hooks the
+/// agent will not run, where it runs only hooks the user reviewed (its
+/// dialect's `Quirks::hook_review`, which reads the agent's trust state).
+fn unreviewed(agent: Agent, file: &Path, command: &str, homes: &Homes) -> Vec<Problem> {
+    let Some(review) = crate::dialect::setup(agent).quirks.hook_review else {
+        return Vec::new();
+    };
+    review(file, command, homes, &|c| {
+        crate::install::agent::is_registration(c, agent)
+    })
+    .into_iter()
+    .map(|s| Problem::new("D011", s.message, s.fix))
+    .collect()
 }

@@ -41,14 +41,8 @@ const LIMITS: ExecLimits = ExecLimits {
 /// Each agent's way of running a command, its payloads and how it reads
 /// the answer: its dialect module's.
 pub(crate) fn agent_parts(agent: Agent) -> (Launch, Reads, crate::dialect::canary::Payload) {
-    use crate::dialect::{claude, codex, copilot, cursor, gemini};
-    match agent {
-        Agent::Claude => (claude::LAUNCH, claude::READS, claude::canary_payload),
-        Agent::Codex => (codex::LAUNCH, codex::READS, codex::canary_payload),
-        Agent::Gemini => (gemini::LAUNCH, gemini::READS, gemini::canary_payload),
-        Agent::Cursor => (cursor::LAUNCH, cursor::READS, cursor::canary_payload),
-        Agent::Copilot => (copilot::LAUNCH, copilot::READS, copilot::canary_payload),
-    }
+    let setup = crate::dialect::setup(agent);
+    (setup.launch, setup.reads, setup.canary_payload)
 }
 
 /// Whether the agent's own shell finds `program` (`command -v`), started
@@ -88,7 +82,7 @@ pub(crate) fn fire(
     skipped: &mut Vec<String>,
 ) -> Result<Vec<CanaryResult>, Error> {
     let (launch, reads, payload) = agent_parts(plan.agent);
-    let secret = hookrun_guards::redact::CANARY_TOKEN_LINE
+    let secret = hookrun_guards::CANARY_TOKEN_LINE
         .split_once('=')
         .map_or("", |(_, t)| t);
     let mut out = Vec::new();

@@ -5,7 +5,6 @@
 //! renders the outcome.
 
 pub(crate) mod agents;
-pub(crate) mod codex_trust;
 pub(crate) mod examine;
 pub(crate) mod fire;
 pub(crate) mod judge;

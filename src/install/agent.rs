@@ -11,13 +11,11 @@ pub(crate) fn run_args(agent: Agent) -> String {
 }
 
 /// Whether the agent's payloads carry no event name, so that each
-/// registration must say its event (`run --event NAME`): Copilot CLI's
-/// camelCase payloads (`{"sessionId", "timestamp", "cwd", "toolName", …}`)
-/// name none. Claude Code, Codex, Gemini CLI and Cursor send
-/// `hook_event_name` with every event.
+/// registration must say its event (`run --event NAME`), as its dialect
+/// says (`Quirks::needs_event_flag`).
 #[must_use]
 pub(crate) fn names_event(agent: Agent) -> bool {
-    agent == Agent::Copilot
+    crate::dialect::setup(agent).quirks.needs_event_flag
 }
 
 /// What one registered command says besides the dialect.

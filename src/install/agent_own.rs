@@ -98,52 +98,52 @@ pub(crate) fn left_to_agent(file: &Path, agent: Agent) -> Diagnostic {
 /// The agent's name as its users know it.
 #[must_use]
 pub(crate) fn agent_name(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Claude => "Claude Code",
-        Agent::Codex => "Codex",
-        Agent::Gemini => "Gemini CLI",
-        Agent::Cursor => "Cursor",
-        Agent::Copilot => "Copilot CLI",
-    }
+    crate::dialect::setup(agent).name
 }
 
-/// The config for an event Cursor sent to hookrun's Claude Code
-/// registration (Cursor loads Claude Code's settings files): when Cursor's
-/// own files register hookrun too, that registration judges the event and
-/// this one runs nothing, so that hookrun's hooks run once; otherwise this
-/// one judges it, as Cursor's (`for_agent` with Cursor's files).
+/// The config for an event `agent` sent to hookrun's registration for
+/// `via`, an agent whose settings files it also runs (Cursor loads Claude
+/// Code's): when `agent`'s own files register hookrun too, that
+/// registration judges the event and this one runs nothing, so that
+/// hookrun's hooks run once; otherwise this one judges it, as `agent`'s
+/// (`for_agent` with its files).
 #[must_use]
-pub(crate) fn for_cursor_via_claude<'a>(
+pub(crate) fn for_agent_via<'a>(
     config: &'a Config,
+    agent: Agent,
+    via: Agent,
     project: &Path,
     homes: &Homes,
 ) -> Cow<'a, Config> {
-    let Some(file) = cursor_registration(project, homes) else {
-        return for_agent(config, Dialect::Cursor, project, homes);
+    let Some(file) = own_registration(agent, via, project, homes) else {
+        return for_agent(config, agent.dialect(), project, homes);
     };
     let mut config = config.clone();
     config.hooks.clear();
     config.left_to_agent = config.files.clone();
+    let (name, via_name) = (agent_name(agent), agent_name(via));
     config.quiet_notices.push(Diagnostic::new(
         Code::AgentRunsIt,
         file,
-        "Cursor ran hookrun's Claude Code registration; hookrun's Cursor registration in this file judges the same event, so this one ran nothing (each hook runs once)",
+        format!(
+            "{name} ran hookrun's {via_name} registration; hookrun's {name} registration in this file judges the same event, so this one ran nothing (each hook runs once)"
+        ),
     ));
     Cow::Owned(config)
 }
 
-/// The first of Cursor's own hooks files (not Claude Code's, which it also
-/// reads) that registers hookrun for Cursor.
-fn cursor_registration(project: &Path, homes: &Homes) -> Option<PathBuf> {
-    let claude = hook_files(Agent::Claude, project, homes);
-    hook_files(Agent::Cursor, project, homes)
+/// The first of `agent`'s own hooks files (not `via`'s, which it also
+/// reads) that registers hookrun for `agent`.
+fn own_registration(agent: Agent, via: Agent, project: &Path, homes: &Homes) -> Option<PathBuf> {
+    let via_files = hook_files(via, project, homes);
+    hook_files(agent, project, homes)
         .into_iter()
-        .filter(|f| !claude.contains(f))
+        .filter(|f| !via_files.contains(f))
         .find(|f| {
             std::fs::read(f)
                 .ok()
                 .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                .is_some_and(|v| registers(&v, Agent::Cursor))
+                .is_some_and(|v| registers(&v, agent))
         })
 }
 

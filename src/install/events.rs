@@ -8,24 +8,6 @@ use std::time::Duration;
 use super::agent::Agent;
 use crate::config::{Action, Config};
 
-/// Codex's events: Claude Code's names, fewer of them.
-const CODEX: &[&str] = &[
-    "SessionStart",
-    "SubagentStart",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "UserPromptSubmit",
-    "SubagentStop",
-    "Stop",
-];
-
-/// Gemini's events under Claude Code's names (the rest are renamed in
-/// `dialect::gemini::EVENTS`).
-const GEMINI_SAME: &[&str] = &["SessionStart", "SessionEnd", "Notification"];
-
 /// What a built-in hook is given: it runs in-process, in milliseconds.
 const BUILTIN_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -47,19 +29,7 @@ pub(crate) struct Registration {
 /// per call.
 #[must_use]
 pub(crate) fn agent_event(agent: Agent, event: &str) -> Option<String> {
-    let table = |t: &[(&str, &str)]| {
-        t.iter()
-            .find(|(_, model)| *model == event)
-            .map(|(theirs, _)| (*theirs).to_owned())
-    };
-    match agent {
-        Agent::Claude => crate::events::info(event).map(|_| event.to_owned()),
-        Agent::Codex => CODEX.contains(&event).then(|| event.to_owned()),
-        Agent::Gemini => table(crate::dialect::gemini::events::EVENTS)
-            .or_else(|| GEMINI_SAME.contains(&event).then(|| event.to_owned())),
-        Agent::Cursor => table(crate::dialect::cursor::events::EVENTS),
-        Agent::Copilot => table(crate::dialect::copilot::events::EVENTS),
-    }
+    crate::dialect::setup(agent).events.theirs(event)
 }
 
 /// The seconds an agent (or adapter) must give hookrun on `event`: the

@@ -6,17 +6,13 @@
 
 use super::agent::Agent;
 
-/// The events on which Claude Code ignores `onFailure` (it cannot hold a
-/// turn's end on a hook that failed).
-const CLAUDE_IGNORES_ON_FAILURE: &[&str] =
-    &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
-
 /// The key and value that make the agent itself block when hookrun cannot
 /// answer (not found, killed, out of memory, timed out, an unexpected
 /// exit), on an event of hookrun's model (`model_event`) that can block
-/// (`decision::event_can_block`): Claude Code's `onFailure: "block"`,
-/// Cursor's `failClosed: true`. The other agents have no such switch;
-/// `None` there, and on events where the agent ignores it.
+/// (`decision::event_can_block`), as the agent's dialect gives it
+/// (`Setup::fail_closed`: Claude Code's `onFailure: "block"`, Cursor's
+/// `failClosed: true`); `None` where the agent has no such switch, and on
+/// events where it ignores it.
 #[must_use]
 pub(crate) fn fail_closed(
     agent: Agent,
@@ -25,17 +21,7 @@ pub(crate) fn fail_closed(
     if !crate::decision::event_can_block(model_event) {
         return None;
     }
-    match agent {
-        Agent::Claude if !CLAUDE_IGNORES_ON_FAILURE.contains(&model_event) => {
-            Some(("onFailure", serde_json::json!("block")))
-        }
-        // Cursor's permission events and its prompt: the ones whose answer
-        // can stop something (a `stop` or a post-tool answer cannot).
-        Agent::Cursor if matches!(model_event, "PreToolUse" | "UserPromptSubmit") => {
-            Some(("failClosed", serde_json::json!(true)))
-        }
-        _ => None,
-    }
+    (crate::dialect::setup(agent).fail_closed)(model_event)
 }
 
 #[cfg(test)]

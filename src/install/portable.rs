@@ -10,26 +10,13 @@ use super::agent::{Agent, Scope};
 use crate::agent::location::has_local;
 
 /// How the agent names the project directory to a hook's command line,
-/// as shell text to put before a relative path; `None` where the agent
-/// runs hooks in the project directory and names it in no variable, so a
-/// relative path is already relative to the project.
-///
-/// - Claude Code exports `CLAUDE_PROJECT_DIR` (the directory it was
-///   started in) and runs the command with a shell: quoted, so a
-///   directory with spaces stays one word.
-/// - Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command text with
-///   the directory, already shell-quoted, before the shell sees it (and
-///   exports it too): unquoted, or the quotes it adds would be literal.
-/// - Codex, Cursor and Copilot CLI run hooks in the session's working
-///   directory (Cursor in the workspace root) and export no project
-///   variable.
+/// as shell text to put before a relative path (its dialect's
+/// `Setup::project_anchor`); `None` where the agent runs hooks in the
+/// project directory and names it in no variable, so a relative path is
+/// already relative to the project.
 #[must_use]
 pub(crate) fn project_anchor(agent: Agent) -> Option<&'static str> {
-    match agent {
-        Agent::Claude => Some("\"$CLAUDE_PROJECT_DIR\""),
-        Agent::Gemini => Some("$GEMINI_PROJECT_DIR"),
-        Agent::Codex | Agent::Cursor | Agent::Copilot => None,
-    }
+    crate::dialect::setup(agent).project_anchor
 }
 
 /// The config as the command names it: relative to the project (anchored

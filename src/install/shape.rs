@@ -26,38 +26,40 @@ pub(crate) struct Handler {
 /// taken off a handler of hookrun's that should no longer have them.
 const FAIL_CLOSED_KEYS: &[&str] = &["onFailure", "failClosed"];
 
+/// The shape of the agent's hooks file, as its dialect gives it.
+fn file(agent: Agent) -> crate::dialect::setup::HooksFile {
+    crate::dialect::setup(agent).file
+}
+
 /// Whether the agent nests handlers in matcher groups.
 fn nested(agent: Agent) -> bool {
-    matches!(agent, Agent::Claude | Agent::Codex | Agent::Gemini)
+    file(agent).nested
 }
 
 /// The key holding a handler's shell command.
 fn command_key(agent: Agent) -> &'static str {
-    if agent == Agent::Copilot {
-        "bash"
-    } else {
-        "command"
-    }
+    file(agent).command_key
 }
 
-/// The timeout key and value in the agent's unit: Gemini counts
-/// milliseconds, Copilot has `timeoutSec`, the others seconds.
+/// The timeout key and value in the agent's unit (seconds, or
+/// milliseconds).
 fn timeout(agent: Agent, secs: u64) -> (&'static str, Value) {
-    match agent {
-        Agent::Gemini => ("timeout", json!(secs.saturating_mul(1000))),
-        Agent::Copilot => ("timeoutSec", json!(secs)),
-        _ => ("timeout", json!(secs)),
-    }
+    let f = file(agent);
+    let value = if f.timeout_millis {
+        secs.saturating_mul(1000)
+    } else {
+        secs
+    };
+    (f.timeout_key, json!(value))
 }
 
-/// A new file's content before any hook: Cursor's and Copilot's files
-/// carry a format version.
+/// A new file's content before any hook: with the format version of the
+/// agents whose files carry one.
 #[must_use]
 pub(crate) fn skeleton(agent: Agent) -> Value {
-    if nested(agent) {
-        json!({})
-    } else {
-        json!({"version": 1})
+    match file(agent).version {
+        Some(v) => json!({"version": v}),
+        None => json!({}),
     }
 }
 
@@ -71,12 +73,11 @@ pub(crate) fn is_bare(root: &Value, agent: Agent) -> bool {
 fn new_handler(agent: Agent, handler: &Handler) -> Value {
     let (tkey, tval) = timeout(agent, handler.timeout_secs);
     let mut h = Map::new();
-    if agent != Agent::Cursor {
+    if file(agent).typed {
         h.insert("type".into(), json!("command"));
     }
-    if agent == Agent::Gemini {
-        // Gemini dedups and lists hooks by name.
-        h.insert("name".into(), json!("hookrun"));
+    if let Some(name) = file(agent).handler_name {
+        h.insert("name".into(), json!(name));
     }
     h.insert(command_key(agent).into(), json!(handler.command));
     h.insert(tkey.into(), tval);

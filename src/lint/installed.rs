@@ -170,24 +170,7 @@ pub(crate) fn unquote(word: &str) -> String {
 
 /// hookrun's events that an agent's registration on `theirs` receives.
 pub(crate) fn model_events(agent: Agent, theirs: &str) -> Vec<String> {
-    let table = |t: &[(&str, &str)]| -> Vec<String> {
-        t.iter()
-            .filter(|(a, _)| *a == theirs)
-            .map(|(_, m)| (*m).to_owned())
-            .collect()
-    };
-    match agent {
-        Agent::Claude | Agent::Codex => vec![theirs.to_owned()],
-        Agent::Gemini => {
-            let mut m = table(crate::dialect::gemini::events::EVENTS);
-            if m.is_empty() {
-                m.push(theirs.to_owned());
-            }
-            m
-        }
-        Agent::Cursor => table(crate::dialect::cursor::events::EVENTS),
-        Agent::Copilot => table(crate::dialect::copilot::events::EVENTS),
-    }
+    crate::dialect::setup(agent).events.model(theirs)
 }
 
 /// The registrations that read `file`: those naming it with `--config`,
@@ -335,26 +318,6 @@ pub(crate) fn install_command(r: &Registration, project: &Path) -> String {
     c
 }
 
-/// Each agent's own names of its tools, by `@` family, where known. An
-/// agent or family left out is not judged.
-const TOOL_NAMES: &[(Agent, &str, &[&str])] = &[
-    (Agent::Claude, "@shell", &["Bash"]),
-    (Agent::Codex, "@shell", &["Bash"]),
-    (Agent::Gemini, "@shell", &["run_shell_command"]),
-    (Agent::Cursor, "@shell", &["Shell"]),
-    (Agent::Copilot, "@shell", &["bash"]),
-    (Agent::Claude, "@read", &["Read"]),
-    (Agent::Gemini, "@read", &["read_file", "read_many_files"]),
-    (Agent::Claude, "@write", &["Write"]),
-    (Agent::Gemini, "@write", &["write_file"]),
-    (
-        Agent::Claude,
-        "@edit",
-        &["Edit", "MultiEdit", "NotebookEdit"],
-    ),
-    (Agent::Gemini, "@edit", &["replace"]),
-];
-
 /// W020: a name-list matcher on a tool event that names a tool of one
 /// agent's family and none of the names another agent registered to read
 /// the file gives that family. With no registration, nothing is known of
@@ -373,16 +336,19 @@ fn one_agents_tool(hook: &Hook, agents: &[Agent]) -> Option<Diagnostic> {
             continue;
         };
         for family in ["@shell", "@read", "@write", "@edit"] {
+            // Each agent's own names of its tools in the family, where
+            // known: an agent or family left out is not judged.
             let names = |a: Agent| {
-                TOOL_NAMES
+                crate::dialect::setup(a)
+                    .tool_names
                     .iter()
-                    .find(|(b, f, _)| *b == a && *f == family)
-                    .map(|(_, _, n)| *n)
+                    .find(|(f, _)| *f == family)
+                    .map(|(_, n)| *n)
             };
             let Some(named) = listed.iter().find(|l| {
-                TOOL_NAMES
+                Agent::ALL
                     .iter()
-                    .any(|(_, f, n)| *f == family && n.contains(l))
+                    .any(|a| names(*a).is_some_and(|n| n.contains(l)))
             }) else {
                 continue;
             };

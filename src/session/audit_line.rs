@@ -63,7 +63,7 @@ pub(super) fn of_evaluation(
         ((took.as_secs_f64() * 1e6).round() / 1e3).into(),
     );
     let mut v = Value::Object(m);
-    hookrun_guards::redact::Redactor::default_set().value(&mut v);
+    hookrun_guards::Redactor::default_set().value(&mut v);
     match v {
         Value::Object(m) => m,
         _ => Map::new(),

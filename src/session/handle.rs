@@ -5,6 +5,7 @@
 
 use super::audit_line;
 use super::block::{own_block, own_reason};
+use crate::agent::Agent;
 use crate::cli::RunArgs;
 use crate::config::{self, Config};
 use crate::error::Error;
@@ -52,24 +53,27 @@ pub(crate) fn handle(
 }
 
 /// The config the event is evaluated with: what its agent does not run
-/// itself (`load::for_event`); Cursor run through Claude Code's
-/// registration (`--dialect claude` on a Cursor event) leaves out what
-/// Cursor runs from Claude Code's files.
+/// itself (`load::for_event`); an agent run through the registration of
+/// another whose settings files it also runs (Cursor's event under
+/// `--dialect claude`) leaves out what it runs from that agent's files.
 fn config_for<'a>(
     config: &'a Config,
     event: &Event,
     args: &RunArgs,
 ) -> std::borrow::Cow<'a, Config> {
-    if args.dialect == Some(crate::dialect::Dialect::Claude)
-        && event.dialect == crate::dialect::Dialect::Cursor
-    {
-        crate::install::agent_own::for_cursor_via_claude(
+    let via = |agent: Agent| {
+        let registered = Agent::of(args.dialect?)?;
+        (crate::dialect::setup(agent).quirks.also_runs == Some(registered)).then_some(registered)
+    };
+    match Agent::of(event.dialect).and_then(|a| Some((a, via(a)?))) {
+        Some((agent, via)) => crate::install::agent_own::for_agent_via(
             config,
+            agent,
+            via,
             &config::project_dir().unwrap_or_default(),
             &crate::install::location::Homes::from_env(),
-        )
-    } else {
-        super::load::for_event(config, event)
+        ),
+        None => super::load::for_event(config, event),
     }
 }
 

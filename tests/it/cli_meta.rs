@@ -187,3 +187,31 @@ fn man_writes_a_page_per_subcommand() {
     assert_ne!(code, 0);
     assert!(err.contains("no subcommand `nope`"), "{err}");
 }
+
+/// A doc comment on an `Args` struct that commands flatten becomes their
+/// about text: each subcommand's help must open with its own.
+#[test]
+fn every_subcommand_help_opens_with_its_own_about() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_, top, _) = hookrun(&["--help"], dir.path());
+    let subs: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter(|s| s != "help")
+        .collect();
+    assert!(subs.len() >= 10, "{top}");
+    let mut firsts = std::collections::BTreeMap::new();
+    for sub in &subs {
+        let (code, out, err) = hookrun(&[sub, "-h"], dir.path());
+        assert_eq!(code, 0, "{sub}: {err}");
+        let first = out.lines().next().unwrap_or_default().to_owned();
+        if let Some(other) = firsts.insert(first.clone(), sub.clone()) {
+            panic!("`{other} -h` and `{sub} -h` open with the same line: {first}");
+        }
+    }
+    let (_, run, _) = hookrun(&["run", "-h"], dir.path());
+    assert!(run.starts_with("Run the hooks matching the event"), "{run}");
+}

@@ -128,6 +128,9 @@ pub trait Guard: Send + Sync + std::fmt::Debug {
 pub struct Entry {
     pub name: &'static str,
     pub summary: &'static str,
+    /// What follows `hookrun builtin NAME` in the help's example of it:
+    /// the options a user is likely to set first, or nothing.
+    pub example: &'static str,
     pub build: fn(Value) -> Result<Box<dyn Guard>, String>,
     /// The events `doctor` fires through each registration to prove the
     /// guard holds there: strings inside events, never executed.

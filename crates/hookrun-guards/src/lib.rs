@@ -52,6 +52,9 @@ mod own_files;
 
 pub use guard::{Call, Canary, CanaryTool, Context, Entry, Expect, Guard, OwnSource, Verdict};
 pub use own_files::{OwnFiles, OwnKind};
+/// Secret redaction outside the guard too: the audit line is redacted
+/// with the default rules, and `doctor`'s canary carries a fake secret.
+pub use redact::{CANARY_TOKEN_LINE, Redactor};
 
 /// Declares each guard's file and lists its `ENTRY` in `REGISTRY`, from one
 /// list: a new guard is one file and its name here.

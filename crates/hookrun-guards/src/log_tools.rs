@@ -76,6 +76,7 @@ pub fn write(o: &Options, line: &str) -> Result<(), String> {
 pub const ENTRY: Entry = Entry {
     name: "log-tools",
     summary: "one line per tool call, to stderr or a file",
+    example: "",
     canaries: &[],
     build: |o| Ok(Box::new(options::<Options>("log-tools", o)?)),
 };

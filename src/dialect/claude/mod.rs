@@ -177,6 +177,10 @@ fn keep_schema_fields(event: &str, hso: &mut Map<String, Value>) {
 pub(crate) struct Claude;
 
 impl super::protocol::Protocol for Claude {
+    fn setup(&self) -> Option<&'static super::setup::Setup> {
+        Some(&SETUP)
+    }
+
     fn id(&self) -> crate::agent::Dialect {
         crate::agent::Dialect::Claude
     }
@@ -196,6 +200,44 @@ impl super::protocol::Protocol for Claude {
 
 #[cfg(test)]
 mod tests;
+
+/// The events on which Claude Code ignores `onFailure` (it cannot hold a
+/// turn's end on a hook that failed).
+const IGNORES_ON_FAILURE: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
+
+/// Claude Code blocks an event on which its hook failed under
+/// `onFailure: "block"`, except at a turn's end.
+fn fail_closed(model_event: &str) -> Option<(&'static str, Value)> {
+    (!IGNORES_ON_FAILURE.contains(&model_event)).then(|| ("onFailure", Value::from("block")))
+}
+
+/// What `install`, `doctor` and `check` know of Claude Code.
+pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
+    name: "Claude Code",
+    tested: super::setup::Tested {
+        program: "claude",
+        versions: &["2.1.332"],
+        how: super::setup::How::Live,
+        basis: "`scripts/live` and the conformance suite",
+    },
+    events: super::setup::Events::Model,
+    file: super::setup::HooksFile::GROUPED,
+    fail_closed,
+    // Claude Code exports `CLAUDE_PROJECT_DIR` (the directory it was
+    // started in) and runs the command with a shell: quoted, so a
+    // directory with spaces stays one word.
+    project_anchor: Some("\"$CLAUDE_PROJECT_DIR\""),
+    tool_names: &[
+        ("@shell", &["Bash"]),
+        ("@read", &["Read"]),
+        ("@write", &["Write"]),
+        ("@edit", &["Edit", "MultiEdit", "NotebookEdit"]),
+    ],
+    quirks: super::setup::Quirks::NONE,
+    launch: LAUNCH,
+    reads: READS,
+    canary_payload,
+};
 
 /// How Claude Code starts a command hook on macOS and Linux: `/bin/sh -c`
 /// whatever `$SHELL` is, in the project directory, with

@@ -15,6 +15,8 @@ use crate::events::Family;
 use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
+pub(crate) mod trust;
+
 /// Codex's reading of one hook: as Claude Code's, except that an exit 2
 /// with an empty stderr does not block ("exited with code 2 but did not
 /// write a blocking reason": the hook failed), and that an exit-2 block's
@@ -117,6 +119,10 @@ pub(crate) fn render(
 pub(crate) struct Codex;
 
 impl super::protocol::Protocol for Codex {
+    fn setup(&self) -> Option<&'static super::setup::Setup> {
+        Some(&SETUP)
+    }
+
     fn stderr_is_reason(&self) -> bool {
         // On exit 2 Codex puts the whole stderr before the model.
         true
@@ -166,6 +172,45 @@ impl super::protocol::Protocol for Codex {
 
 #[cfg(test)]
 mod tests;
+
+/// Codex's events: Claude Code's names, fewer of them.
+const EVENTS: &[&str] = &[
+    "SessionStart",
+    "SubagentStart",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "UserPromptSubmit",
+    "SubagentStop",
+    "Stop",
+];
+
+/// What `install`, `doctor` and `check` know of Codex.
+pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
+    name: "Codex",
+    tested: super::setup::Tested {
+        program: "codex",
+        versions: &["0.171.0"],
+        how: super::setup::How::Live,
+        basis: "`scripts/live`",
+    },
+    events: super::setup::Events::Same(EVENTS),
+    file: super::setup::HooksFile::GROUPED,
+    // No fail-safe switch.
+    fail_closed: |_| None,
+    // Hooks run in the session's working directory; no project variable.
+    project_anchor: None,
+    tool_names: &[("@shell", &["Bash"])],
+    quirks: super::setup::Quirks {
+        hook_review: Some(trust::skipped),
+        ..super::setup::Quirks::NONE
+    },
+    launch: LAUNCH,
+    reads: READS,
+    canary_payload,
+};
 
 /// How Codex starts a command hook: `$SHELL -lc` (a login shell, so the
 /// user's profile runs and may change PATH), in the session's working

@@ -21,6 +21,22 @@ use serde_json::Value;
 
 use crate::agent::Dialect;
 
+/// The `hooks` of an agent's settings file (`root`) as hookrun TOML, by
+/// the agent's own rules: Claude Code's reader for the dialects that share
+/// its format, the foreign reader for the others.
+///
+/// # Errors
+/// The hooks are not in the agent's format.
+pub(crate) fn hooks_to_toml(root: &Value, agent: Dialect) -> Result<Converted, String> {
+    if agent.is_claude_like() {
+        let hooks_only =
+            serde_json::json!({"hooks": root.get("hooks").cloned().unwrap_or_default()});
+        claude_to_toml(&hooks_only.to_string())
+    } else {
+        to_toml(root, agent)
+    }
+}
+
 /// Gemini, Cursor or Copilot JSON → hookrun TOML.
 ///
 /// # Errors

@@ -169,6 +169,10 @@ pub(crate) fn render(
 pub(crate) struct Copilot;
 
 impl super::protocol::Protocol for Copilot {
+    fn setup(&self) -> Option<&'static super::setup::Setup> {
+        Some(&SETUP)
+    }
+
     fn id(&self) -> crate::agent::Dialect {
         crate::agent::Dialect::Copilot
     }
@@ -216,6 +220,41 @@ impl super::protocol::Protocol for Copilot {
 
 #[cfg(test)]
 mod tests;
+
+/// What `install`, `doctor` and `check` know of Copilot CLI.
+pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
+    name: "Copilot CLI",
+    tested: super::setup::Tested {
+        program: "copilot",
+        versions: &["1.0.102"],
+        how: super::setup::How::Fixtures,
+        basis: "fixtures written from the documentation and the `@github/copilot` package it was read from",
+    },
+    events: super::setup::Events::Renamed {
+        table: events::EVENTS,
+        same: &[],
+    },
+    file: super::setup::HooksFile {
+        command_key: "bash",
+        timeout_key: "timeoutSec",
+        ..super::setup::HooksFile::LISTED
+    },
+    // No fail-safe switch.
+    fail_closed: |_| None,
+    // Hooks run in the session's working directory; no project variable.
+    project_anchor: None,
+    tool_names: &[("@shell", &["bash"])],
+    quirks: super::setup::Quirks {
+        // Its camelCase payloads (`{"sessionId", "timestamp", "cwd",
+        // "toolName", …}`) name no event.
+        needs_event_flag: true,
+        own_file: Some("hookrun.json"),
+        ..super::setup::Quirks::NONE
+    },
+    launch: LAUNCH,
+    reads: READS,
+    canary_payload,
+};
 
 /// How Copilot CLI starts a hook's `bash` command: `bash -c`, in the
 /// session's working directory, with no project variable.

@@ -244,6 +244,10 @@ pub(crate) fn render(
 pub(crate) struct Cursor;
 
 impl super::protocol::Protocol for Cursor {
+    fn setup(&self) -> Option<&'static super::setup::Setup> {
+        Some(&SETUP)
+    }
+
     fn id(&self) -> crate::agent::Dialect {
         crate::agent::Dialect::Cursor
     }
@@ -290,6 +294,45 @@ impl super::protocol::Protocol for Cursor {
 
 #[cfg(test)]
 mod tests;
+
+/// Cursor blocks its permission events and its prompt (the ones whose
+/// answer can stop something; a `stop` or a post-tool answer cannot) on a
+/// failed hook under `failClosed: true`.
+fn fail_closed(model_event: &str) -> Option<(&'static str, Value)> {
+    matches!(model_event, "PreToolUse" | "UserPromptSubmit")
+        .then(|| ("failClosed", Value::Bool(true)))
+}
+
+/// What `install`, `doctor` and `check` know of Cursor.
+pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
+    name: "Cursor",
+    tested: super::setup::Tested {
+        program: "cursor-agent",
+        versions: &[],
+        how: super::setup::How::Fixtures,
+        basis: "fixtures written from Cursor's hooks documentation; no version of `cursor-agent` has run them",
+    },
+    events: super::setup::Events::Renamed {
+        table: events::EVENTS,
+        same: &[],
+    },
+    file: super::setup::HooksFile {
+        typed: false,
+        ..super::setup::HooksFile::LISTED
+    },
+    fail_closed,
+    // Hooks run in the workspace root; no project variable.
+    project_anchor: None,
+    tool_names: &[("@shell", &["Shell"])],
+    quirks: super::setup::Quirks {
+        // Cursor loads Claude Code's settings files too.
+        also_runs: Some(crate::agent::Agent::Claude),
+        ..super::setup::Quirks::NONE
+    },
+    launch: LAUNCH,
+    reads: READS,
+    canary_payload,
+};
 
 /// How Cursor starts a hook's command: `sh -c` in the workspace root,
 /// with no project variable (the payload's `workspace_roots` names it).

@@ -133,6 +133,10 @@ fn gemini_exit_status(d: &Decision) -> u8 {
 pub(crate) struct Gemini;
 
 impl super::protocol::Protocol for Gemini {
+    fn setup(&self) -> Option<&'static super::setup::Setup> {
+        Some(&SETUP)
+    }
+
     fn id(&self) -> crate::agent::Dialect {
         crate::agent::Dialect::Gemini
     }
@@ -187,6 +191,47 @@ impl super::protocol::Protocol for Gemini {
 
 #[cfg(test)]
 mod tests;
+
+/// Gemini's events under Claude Code's names (the rest are renamed in
+/// `events::EVENTS`).
+const SAME_EVENTS: &[&str] = &["SessionStart", "SessionEnd", "Notification"];
+
+/// What `install`, `doctor` and `check` know of Gemini CLI.
+pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
+    name: "Gemini CLI",
+    tested: super::setup::Tested {
+        program: "gemini",
+        versions: &["0.61.0"],
+        how: super::setup::How::Live,
+        basis: "`scripts/live`",
+    },
+    events: super::setup::Events::Renamed {
+        table: events::EVENTS,
+        same: SAME_EVENTS,
+    },
+    file: super::setup::HooksFile {
+        timeout_millis: true,
+        // Gemini dedups and lists hooks by name.
+        handler_name: Some("hookrun"),
+        ..super::setup::HooksFile::GROUPED
+    },
+    // No fail-safe switch.
+    fail_closed: |_| None,
+    // Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command text with
+    // the directory, already shell-quoted, before the shell sees it (and
+    // exports it too): unquoted, or the quotes it adds would be literal.
+    project_anchor: Some("$GEMINI_PROJECT_DIR"),
+    tool_names: &[
+        ("@shell", &["run_shell_command"]),
+        ("@read", &["read_file", "read_many_files"]),
+        ("@write", &["write_file"]),
+        ("@edit", &["replace"]),
+    ],
+    quirks: super::setup::Quirks::NONE,
+    launch: LAUNCH,
+    reads: READS,
+    canary_payload,
+};
 
 /// How Gemini CLI starts a command hook on macOS and Linux: `bash -c`,
 /// in the event's `cwd`, with `$GEMINI_PROJECT_DIR` and

@@ -365,6 +365,7 @@ const CANARIES: &[crate::guard::Canary] = {
 pub const ENTRY: Entry = Entry {
     name: "dangerous-commands",
     summary: "denies shell commands that destroy a system",
+    example: "",
     canaries: CANARIES,
     build: |o| {
         Ok(Box::new(DangerousCommands::new(options(

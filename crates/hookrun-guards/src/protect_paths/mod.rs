@@ -227,6 +227,7 @@ const CANARIES: &[crate::guard::Canary] = {
 pub const ENTRY: Entry = Entry {
     name: "protect-paths",
     summary: "denies reads/writes of sensitive files, traversal, writes outside roots",
+    example: " --option 'allowed_write_roots=[\"/work\"]'",
     canaries: CANARIES,
     build: |o| Ok(Box::new(ProtectPaths::new(options("protect-paths", o)?))),
 };

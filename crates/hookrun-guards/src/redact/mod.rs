@@ -296,6 +296,7 @@ pub const CANARY_TOKEN_LINE: &str = "GH_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123
 pub const ENTRY: Entry = Entry {
     name: "redact-secrets",
     summary: "replaces secrets in the tool output with `[REDACTED:<rule>]`",
+    example: " --mode warn",
     canaries: CANARIES,
     build: |o| Ok(Box::new(Redactor::new(options("redact-secrets", o)?)?)),
 };

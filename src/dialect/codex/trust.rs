@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::install::agent::{Agent, is_registration};
-use crate::install::location::Homes;
+pub(crate) use crate::dialect::setup::Skipped;
+use crate::dirs::Homes;
 
 /// Codex's events, as `hooks.json` names them, with the label its keys
 /// and hashes use. Codex ignores any other event name.
@@ -86,13 +86,19 @@ pub(crate) fn statuses(
     hooks_path: &Path,
     hooks: &Value,
     config_toml: &str,
+    registers: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<HookTrust>, String> {
     let config: toml::Table = toml::from_str(config_toml).map_err(|e| e.to_string())?;
-    Ok(statuses_in(hooks_path, hooks, &config))
+    Ok(statuses_in(hooks_path, hooks, &config, registers))
 }
 
 /// [`statuses`] against the parsed `config.toml`.
-fn statuses_in(hooks_path: &Path, hooks: &Value, config: &toml::Table) -> Vec<HookTrust> {
+fn statuses_in(
+    hooks_path: &Path,
+    hooks: &Value,
+    config: &toml::Table,
+    registers: &dyn Fn(&str) -> bool,
+) -> Vec<HookTrust> {
     let state = config
         .get("hooks")
         .and_then(|h| h.get("state"))
@@ -118,7 +124,7 @@ fn statuses_in(hooks_path: &Path, hooks: &Value, config: &toml::Table) -> Vec<Ho
                 let Some(command) = handler.get("command").and_then(Value::as_str) else {
                     continue;
                 };
-                if !is_registration(command, Agent::Codex) {
+                if !registers(command) {
                     continue;
                 }
                 let Some(current_hash) = current_hash(label, matcher, handler) else {
@@ -227,28 +233,21 @@ fn project_root(dir: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// Why Codex will not run a hook, and what makes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Skipped {
-    pub(crate) message: String,
-    pub(crate) fix: String,
-}
-
-impl Skipped {
-    fn new(message: String, fix: String) -> Self {
-        Skipped { message, fix }
-    }
-}
-
-/// For the registration `command` of `agent` in the hooks file `file`:
+/// For hookrun's registration `command` in the hooks file `file` (`registers`
+/// tells a registration's command from another):
 /// each of its hooks Codex will not run. Nothing for a file that is not
 /// Codex's `hooks.json` or cannot be read (D010 says so), or a
 /// `config.toml` that is not TOML (Codex itself stops at it: `codex`
 /// does not start).
 #[must_use]
-pub(crate) fn skipped(agent: Agent, file: &Path, command: &str, homes: &Homes) -> Vec<Skipped> {
+pub(crate) fn skipped(
+    file: &Path,
+    command: &str,
+    homes: &Homes,
+    registers: &dyn Fn(&str) -> bool,
+) -> Vec<Skipped> {
     let mut out = Vec::new();
-    if agent != Agent::Codex || file.file_name().is_none_or(|n| n != "hooks.json") {
+    if file.file_name().is_none_or(|n| n != "hooks.json") {
         return out;
     }
     let Some(codex_home) = homes
@@ -297,7 +296,7 @@ pub(crate) fn skipped(agent: Agent, file: &Path, command: &str, homes: &Homes) -
             return out;
         }
     }
-    let Ok(found) = statuses(&keyed, &hooks, &config_toml) else {
+    let Ok(found) = statuses(&keyed, &hooks, &config_toml, registers) else {
         return out;
     };
     let review = "start `codex`, and trust the hook in its review (the \"Hooks need review\" prompt, or `/hooks`); then run `hookrun doctor` again";
@@ -334,6 +333,10 @@ pub(crate) fn skipped(agent: Agent, file: &Path, command: &str, homes: &Homes) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn registers(command: &str) -> bool {
+        crate::install::agent::is_registration(command, crate::agent::Agent::Codex)
+    }
 
     /// Hashes Codex CLI 0.171.0 reported (`hooks/list`, `currentHash`)
     /// for these handlers.
@@ -444,7 +447,7 @@ mod tests {
         let pre = "/w/.codex/hooks.json:pre_tool_use:1:1";
         let post = "/w/.codex/hooks.json:post_tool_use:0:0";
         let status = |config: &str| -> Vec<(String, Status)> {
-            statuses(path, &hooks, config)
+            statuses(path, &hooks, config, &registers)
                 .expect("toml")
                 .into_iter()
                 .map(|h| (h.key, h.status))
@@ -470,6 +473,6 @@ mod tests {
         );
         let disabled = config.replacen("trusted_hash", "enabled = false\ntrusted_hash", 1);
         assert_eq!(status(&disabled)[0].1, Status::Disabled);
-        assert!(statuses(path, &hooks, "not = [toml").is_err());
+        assert!(statuses(path, &hooks, "not = [toml", &registers).is_err());
     }
 }
