@@ -14,6 +14,27 @@
 //! never touch processes or the clock; `exec` is the only part that does.
 //! What differs between platforms (process groups, signals, file locks)
 //! lives behind `os`, the only platform code.
+//!
+//! Non-goals: a library for other programs. hookrun's interface is its
+//! command line and what it prints (docs/), and this crate is what the
+//! binary is built from; its only public items are [`main`] and a hidden
+//! `internals` module the benches, fuzz targets and integration tests
+//! drive, which may change in any release. The parts that are libraries
+//! in their own right are crates of their own: `hookrun-sh` (the bash
+//! reader), `hookrun-code` (other languages' inline code) and
+//! `hookrun-guards` (the built-in guards).
+//!
+//! ```
+//! // What the benches and fuzz targets do: one stage at a time.
+//! use hookrun::internals::dialect::{Dialect, read_event};
+//!
+//! let raw = br#"{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+//!               "tool_input": {"command": "ls"}, "session_id": "s", "cwd": "/w"}"#;
+//! let event = read_event(raw, None).expect("an event");
+//! // Gemini CLI's event, in hookrun's model (Claude Code's names).
+//! assert_eq!(event.dialect, Dialect::Gemini);
+//! assert_eq!(event.name, "PreToolUse");
+//! ```
 
 #![forbid(unsafe_code)]
 
