@@ -2,11 +2,13 @@
 //! wrappers, `xargs`/`parallel` (which feed their input in as arguments),
 //! multiplexers (`busybox rm`) and those that hand a string to a shell
 //! (`su -c`, `watch`, `ssh host …`), stripped to what really runs. The
-//! wrappers and their options are data, in `wrapper_table.rs`.
+//! wrappers and their options are data: one row each (`row.rs`), in
+//! `privilege.rs` and `runners.rs`.
 
 use crate::command::argv;
+use crate::command::wrappers::privilege::WRAPPERS;
+use crate::command::wrappers::row::{Then, Wrapper};
 use crate::command::wrappers::runners::RUNNERS;
-use crate::command::wrappers::table::{Then, WRAPPERS, Wrapper};
 
 /// What a command line runs once its wrappers are stripped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,7 +254,8 @@ pub(crate) fn is_assignment(word: &str) -> bool {
     })
 }
 
+mod privilege;
+mod row;
 mod runners;
-mod table;
 #[cfg(test)]
 mod tests;

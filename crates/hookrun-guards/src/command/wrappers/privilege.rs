@@ -1,73 +1,12 @@
-//! The commands that run their arguments, as data: each one's options
-//! (those that take a value are what make `sudo -u root rm` differ from
-//! `sudo rm`), the operands it reads before the command, and what it runs.
-//! `wrappers.rs` reads this table; a new wrapper is one more row.
+//! Privilege, environment and scheduling wrappers, as data (`sudo`, `su`,
+//! `env`, `nice`, `timeout`, ...): each one's options (those that take a
+//! value are what make `sudo -u root rm` differ from `sudo rm`), the
+//! operands it reads before the command, and what it runs. The commands
+//! that run a command elsewhere, repeatedly or per input are in
+//! `runners.rs`.
 
-use crate::command::argv::{Spec, Takes};
-
-/// What a wrapper runs, once its options and leading operands are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Then {
-    /// The rest is a command and its arguments (`sudo rm -rf /`).
-    Command,
-    /// The rest is joined into one shell command line (`watch 'rm …'`,
-    /// `ssh host rm -rf /`: ssh sends the words to a remote shell).
-    Joined,
-    /// The rest is handed to the user's shell as its arguments
-    /// (`su root -c 'rm -rf /'`).
-    ShellArgs,
-    /// The rest is a command whose further arguments come from the input
-    /// (`xargs rm -rf`), or with `:::` from the words (GNU `parallel`).
-    Fed,
-    /// The rest is not a command (`script FILE`, the typescript).
-    Nothing,
-}
-
-/// One command that runs another.
-#[derive(Debug)]
-pub(crate) struct Wrapper {
-    pub names: &'static [&'static str],
-    pub spec: Spec,
-    /// Operands read before the command: `timeout`'s DURATION, `chroot`'s
-    /// NEWROOT, `flock`'s FILE, `ssh`'s HOST, `su`'s USER, `chrt`'s PRIORITY.
-    pub skip: usize,
-    pub then: Then,
-    /// Options whose value is a shell command line (`su -c`, `script -c`,
-    /// `flock -c`, `env -S`).
-    pub script: &'static [&'static str],
-    /// Options that make the rest one shell command line (`sudo -s`, `-i`).
-    pub shell: &'static [&'static str],
-    /// Options that make it run nothing (`command -v`, `sudo -l`).
-    pub lookup: &'static [&'static str],
-    /// Whether it starts a shell when given no command (`su`, `chroot DIR`),
-    /// a shell that reads its stdin.
-    pub shell_default: bool,
-}
-
-pub(crate) const fn spec(
-    short_value: &'static str,
-    long: &'static [(&'static str, Takes)],
-) -> Spec {
-    Spec {
-        short_value,
-        short_optional: "",
-        long,
-        permute: false,
-    }
-}
-
-pub(crate) const fn run(names: &'static [&'static str], spec: Spec) -> Wrapper {
-    Wrapper {
-        names,
-        spec,
-        skip: 0,
-        then: Then::Command,
-        script: &[],
-        shell: &[],
-        lookup: &[],
-        shell_default: false,
-    }
-}
+use super::row::{Then, Wrapper, run, spec};
+use crate::command::argv::Takes;
 
 const SU_LONG: &[(&str, Takes)] = &[
     ("command", Takes::Value),
@@ -83,8 +22,7 @@ const SU_LONG: &[(&str, Takes)] = &[
     ("user", Takes::Value),
 ];
 
-/// Privilege, environment and scheduling wrappers; the others are in
-/// `wrapper_runners.rs`.
+/// Privilege, environment and scheduling wrappers.
 pub(crate) static WRAPPERS: &[Wrapper] = &[
     Wrapper {
         shell: &["s", "i", "shell", "login"],

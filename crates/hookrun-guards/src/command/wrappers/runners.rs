@@ -1,10 +1,10 @@
-//! The rest of the wrapper table (`wrapper_table.rs`): commands that run
-//! a command elsewhere, repeatedly or for many inputs (`watch`, `ssh`,
-//! `xargs`, `parallel`), multiplexers and shell builtins (`busybox`,
-//! `command`, `exec`), and tracers, launchers and proxies.
+//! Commands that run a command elsewhere, repeatedly or for many inputs
+//! (`watch`, `ssh`, `xargs`, `parallel`), multiplexers and shell builtins
+//! (`busybox`, `command`, `exec`), and tracers, launchers and proxies, as
+//! data: one row each (`row.rs`).
 
+use super::row::{Then, Wrapper, run, spec};
 use crate::command::argv::{Spec, Takes};
-use crate::command::wrappers::table::{Then, Wrapper, run, spec};
 
 /// Wrappers that run a command elsewhere, repeatedly or per input.
 pub(crate) static RUNNERS: &[Wrapper] = &[
