@@ -20,6 +20,7 @@ pub fn load(name: &str, data: &[u8]) {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
+        foreign: hookrun::internals::convert::HOOKS_FILES,
     };
     let _ = config::load(std::slice::from_ref(&path), options);
     let _ = config::load_for_check(std::slice::from_ref(&path), None, options);

@@ -40,6 +40,7 @@ fuzz_target!(|data: &[u8]| {
         explicit: false,
         default_fail_mode: FailMode::Open,
         format: None,
+        foreign: hookrun::internals::convert::HOOKS_FILES,
     };
     let Ok(all) = config::load_found(&files, options) else {
         return;
