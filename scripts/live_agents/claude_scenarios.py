@@ -158,11 +158,6 @@ esac
 
 DELIBERATE_REASONS = "hookrun keeps every deny/block reason, in config order"
 DELIBERATE_CONTEXTS = "several additionalContexts reach the model as one message"
-# hookrun's stdout is always one schema-valid JSON object outside PreCompact
-# (the hook-output contract the conformance suite checks), so a hook's plain
-# stdout context reaches the model as `additionalContext`.
-DELIBERATE_PLAIN = "plain stdout context travels as additionalContext (stdout is always one JSON object)"
-
 # Differences that follow from hookrun's output contract: its exit status is
 # 0 or 2 (2 exactly when it blocks) and its stdout one schema-valid JSON
 # object outside PreCompact, the contract its callers and the conformance
@@ -392,8 +387,7 @@ def _user_prompt_submit() -> list[Scenario]:
         return Scenario(name=f"prompt-{name}", hooks=hooks, script=ONE_BASH, **kw)
 
     return [
-        s("plain-stdout", on("UserPromptSubmit", cmd("echo prompt context from stdout")),
-          deliberate=DELIBERATE_PLAIN),
+        s("plain-stdout", on("UserPromptSubmit", cmd("echo prompt context from stdout"))),
         s("additional-context",
           on("UserPromptSubmit",
              cmd(say(specific("UserPromptSubmit", additionalContext="prompt ctx"))))),
@@ -421,8 +415,7 @@ def _session_start() -> list[Scenario]:
         return Scenario(name=f"session-start-{name}", hooks=hooks, script=ONE_BASH, **kw)
 
     return [
-        s("plain-stdout", on("SessionStart", cmd("echo session context from stdout")),
-          deliberate=DELIBERATE_PLAIN),
+        s("plain-stdout", on("SessionStart", cmd("echo session context from stdout"))),
         s("additional-context",
           on("SessionStart",
              cmd(say(specific("SessionStart", additionalContext="session ctx"))))),

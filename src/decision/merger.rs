@@ -104,6 +104,7 @@ impl<'a> Merger<'a> {
             )
         {
             self.d.contexts.push(plain.clone());
+            self.d.plain_contexts += 1;
         }
         if let Some(ctx) = hso.and_then(|h| nonempty(h.get("additionalContext"))) {
             self.d.contexts.push(ctx);

@@ -74,6 +74,12 @@ pub struct Decision {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<Map<String, Value>>,
     pub contexts: Vec<String>,
+    /// How many of `contexts` are a hook's plain stdout (the rest came
+    /// from a JSON `additionalContext`): where every one is, Claude Code's
+    /// renderer passes them on as plain text, as Claude Code labels plain
+    /// stdout differently from `additionalContext`.
+    #[serde(skip)]
+    pub plain_contexts: usize,
     pub system_messages: Vec<String>,
     pub prevent_continuation: bool,
     pub stop_reasons: Vec<String>,

@@ -93,11 +93,40 @@ fn pydantic_deep_answers_are_understood() {
 
 #[test]
 fn plain_stdout_is_context_only_where_claude_code_reads_it() {
+    // Plain text in, plain text out: Claude Code labels plain stdout
+    // otherwise than `additionalContext`.
     let ups = HookTest::new()
         .json(json!({"hooks": {"UserPromptSubmit": [{"hooks": [cmd("echo branch main")]}]}}))
         .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}))
         .run();
-    assert_eq!(ups.hso()["additionalContext"], "branch main");
+    assert_eq!((ups.code, ups.stdout.as_str()), (0, "branch main"));
+    let start = HookTest::new()
+        .json(settings(
+            "SessionStart",
+            "",
+            json!([cmd("echo one"), cmd("echo two")]),
+        ))
+        .event(json!({"hook_event_name": "SessionStart", "source": "startup"}))
+        .run();
+    assert_eq!((start.code, start.stdout.as_str()), (0, "one\ntwo"));
+    // Once an answer needs JSON, the plain text travels as
+    // `additionalContext` beside it.
+    let mixed = HookTest::new()
+        .json(json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+            cmd("echo branch main"),
+            cmd("echo '{\"systemMessage\": \"noted\"}'"),
+        ]}]}}))
+        .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}))
+        .run();
+    assert_eq!(mixed.hso()["additionalContext"], "branch main");
+    assert_eq!(mixed.json()["systemMessage"], "noted");
+    // Codex gets the JSON object either way.
+    let codex = HookTest::new()
+        .json(json!({"hooks": {"UserPromptSubmit": [{"hooks": [cmd("echo branch main")]}]}}))
+        .args(&["--dialect", "codex"])
+        .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}))
+        .run();
+    assert_eq!(codex.hso()["additionalContext"], "branch main");
     let post = HookTest::new()
         .json(settings("PostToolUse", "*", json!([cmd("echo not context")])))
         .event(json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}, "tool_response": {}}))

@@ -137,12 +137,37 @@ pub(crate) fn render(event: &str, family: Family, d: &Decision, notices: &[Strin
             },
         );
     }
-    let stdout = serde_json::to_string(&Value::Object(out)).unwrap_or_else(|_| "{}".to_owned());
+    let stdout = match plain_context(event, d, &out) {
+        Some(text) => text,
+        None => serde_json::to_string(&Value::Object(out)).unwrap_or_else(|_| "{}".to_owned()),
+    };
     Rendered {
         stdout,
         stderr,
         exit_code: if blocks { 2 } else { 0 },
     }
+}
+
+/// The plain text to print instead of `out`, where Claude Code reads plain
+/// stdout as context (SessionStart and UserPromptSubmit, at exit 0) and
+/// every context is a hook's plain stdout and `out` says nothing else:
+/// Claude Code labels plain stdout "hook success" and an
+/// `additionalContext` "hook additional context", so the model reads what
+/// it would have read had the hooks run without hookrun.
+fn plain_context(event: &str, d: &Decision, out: &Map<String, Value>) -> Option<String> {
+    if !matches!(event, "SessionStart" | "UserPromptSubmit")
+        || d.blocked
+        || d.contexts.is_empty()
+        || d.plain_contexts != d.contexts.len()
+        || out.len() != 1
+    {
+        return None;
+    }
+    let hso = out.get("hookSpecificOutput")?.as_object()?;
+    let only_context = hso
+        .keys()
+        .all(|k| k == "hookEventName" || k == "additionalContext");
+    only_context.then(|| d.contexts.join("\n"))
 }
 
 /// Drops fields the event's variant does not have, so the output always

@@ -98,6 +98,9 @@ pub(crate) fn render(
             d.stop_reasons.clear();
         }
     }
+    // Plain stdout reaches Codex as a JSON `additionalContext`, as the live
+    // scenarios pinned it; the plain-text pass-through is Claude Code's.
+    d.plain_contexts = 0;
     let mut r = crate::dialect::claude::render(&event.name, family, &d, &notes);
     if r.exit_code == 2 && r.stderr.first().is_none_or(|l| l.trim().is_empty()) {
         r.stderr.insert(0, "blocked by hook".into());
