@@ -81,6 +81,7 @@ codes! {
     EventNotRegistered => "W019", Warning, "a hook on an event hookrun is registered for in no agent";
     OneAgentsTool => "W020", Warning, "a matcher names one agent's tool";
     BuiltinsOnly => "W021", Warning, "HOOKRUN_BUILTINS_ONLY=1: command hooks are not run";
+    HeaderVarNotAllowed => "W022", Warning, "an http hook's header names a variable allowed_env_vars does not list";
 }
 
 impl Serialize for Code {

@@ -159,6 +159,9 @@ fn skip_text(skip: &Skip, config: &Config) -> String {
             format!("it has an `if` rule (`{rule}`), and `if` never runs on a non-tool event")
         }
         Skip::Unsupported { kind } => format!("hookrun does not run {kind}s"),
+        Skip::HttpOnStart => {
+            "an http hook never runs on SessionStart or Setup (as in Claude Code)".to_owned()
+        }
     }
 }
 

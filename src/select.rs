@@ -28,6 +28,8 @@ pub enum Skip {
     Unsupported {
         kind: String,
     },
+    /// Claude Code skips http hooks on SessionStart and Setup.
+    HttpOnStart,
 }
 
 /// One configured hook's fate for this event.
@@ -168,6 +170,11 @@ pub fn select(config: &Config, event: &Event) -> Plan {
                 ));
                 Some(Skip::Unsupported { kind: kind.clone() })
             }
+            (Action::Http { .. }, None)
+                if matches!(event.name.as_str(), "SessionStart" | "Setup") =>
+            {
+                Some(Skip::HttpOnStart)
+            }
             (_, skip) => skip,
         };
         if let Some(skip) = skip {
@@ -190,6 +197,18 @@ pub fn select(config: &Config, event: &Event) -> Plan {
         }
         keep.push(sel);
     }
+    // Claude Code runs an event's handlers by type (commands, then prompt,
+    // agent, http and mcp_tool hooks), and merges them in that order.
+    keep.sort_by_key(|sel| kind_rank(&config.hooks[sel.hook].action));
     plan.selected = keep;
     plan
+}
+
+/// A handler type's place in Claude Code's order of running an event's
+/// handlers (a sort is stable: config order within a type).
+fn kind_rank(action: &Action) -> u8 {
+    match action {
+        Action::Command { .. } | Action::Builtin(_) | Action::Unsupported { .. } => 0,
+        Action::Http { .. } => 3,
+    }
 }

@@ -59,6 +59,11 @@ pub enum Failure {
     Builtin {
         message: String,
     },
+    /// A handler that is not a process (an http hook) gave no answer its
+    /// rules accept.
+    Handler {
+        message: String,
+    },
 }
 
 impl Failure {
@@ -91,6 +96,7 @@ impl Failure {
                 "exited 2 because its script appears to be missing".to_owned()
             }
             Failure::Builtin { message } => format!("failed: {message}"),
+            Failure::Handler { message } => format!("failed: {message}"),
         }
     }
 }

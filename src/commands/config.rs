@@ -153,6 +153,7 @@ fn render(found: &[Found], config: &Config) -> String {
         let what = match &h.action {
             Action::Builtin(b) => format!("builtin {}", b.name),
             Action::Command { .. } => format!("command {}", h.label()),
+            Action::Http { url, .. } => format!("http {url}"),
             Action::Unsupported { kind } => format!("{kind} (not run by hookrun)"),
         };
         let at = match h.origin.line_col {

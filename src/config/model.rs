@@ -36,7 +36,14 @@ pub enum Action {
         command: String,
         args: Option<Vec<String>>,
     },
-    /// A Claude Code handler type hookrun does not run (prompt, agent, http,
+    /// The event POSTed to `url` (`pipeline::http`); `headers` with their
+    /// `$VAR`s filled in only from `allowed_env_vars`.
+    Http {
+        url: String,
+        headers: Vec<(String, String)>,
+        allowed_env_vars: Vec<String>,
+    },
+    /// A Claude Code handler type hookrun does not run (prompt, agent,
     /// mcp_tool, or a PowerShell command): reported and skipped.
     Unsupported { kind: String },
     /// A built-in hook, run in-process.
@@ -117,6 +124,7 @@ impl Hook {
                 .chain(args.iter().map(String::as_str))
                 .collect::<Vec<_>>()
                 .join(" "),
+            Action::Http { url, .. } => url.clone(),
             Action::Unsupported { kind } => format!("{kind} hook"),
             Action::Builtin(b) => b.name.to_owned(),
         }
@@ -340,6 +348,29 @@ pub(super) fn looks_like_millis(secs: f64) -> bool {
     secs >= 1000.0
 }
 
+/// Whether `url` is one an http hook can POST to: absolute, `http` or
+/// `https`, with a host; `Err` says what is wrong.
+///
+/// # Errors
+/// The URL is not one hookrun can send a request to.
+pub(crate) fn check_url(url: &str) -> Result<(), String> {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err("not an absolute URL (`https://host/path`)".to_owned());
+    };
+    if !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
+        return Err(format!("the scheme `{scheme}` is not http or https"));
+    }
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    if host.is_empty() || host.starts_with(':') {
+        return Err("no host".to_owned());
+    }
+    if url.chars().any(char::is_whitespace) {
+        return Err("it contains whitespace".to_owned());
+    }
+    Ok(())
+}
+
 /// Claude Code's dedup key (plugin root, shell, command, args, `if`), plus
 /// the environment, which changes what a TOML hook does.
 pub(super) fn dedup_key(
@@ -363,6 +394,8 @@ pub(super) fn dedup_key(
                 if_rule.unwrap_or("")
             )
         }
+        // Claude Code's: the URL and `if`.
+        Action::Http { url, .. } => format!("http\0{url}\0{}", if_rule.unwrap_or("")),
         Action::Unsupported { kind } => {
             format!("{kind}{root}\0{detail}\0{}", if_rule.unwrap_or(""))
         }

@@ -34,18 +34,36 @@ fn action_of(
             format!("`{what}` applies only to built-in hooks (`builtin = \"...\"`)"),
         )
     };
+    if h.http.is_none() {
+        for (what, given) in [
+            ("headers", h.headers.is_some()),
+            ("allowed_env_vars", h.allowed_env_vars.is_some()),
+        ] {
+            if given {
+                return Err(err_at(
+                    Code::WrongShape,
+                    None,
+                    Some(format!("{key}.{what}")),
+                    format!("`{what}` applies only to http hooks (`http = \"https://...\"`)"),
+                ));
+            }
+        }
+    }
+    if let Some(url) = &h.http {
+        return http_action(h, url, key, err_at);
+    }
     match (&h.command, &h.builtin) {
         (Some(c), Some(_)) => Err(err_at(
             Code::WrongShape,
             Some(c.span()),
             Some(format!("{key}.command")),
-            "a hook has either `command` or `builtin`, not both".into(),
+            "a hook has one of `command`, `builtin` and `http`, not several".into(),
         )),
         (None, None) => Err(err_at(
             Code::MissingCommand,
             Some(span),
             Some(format!("{key}.command")),
-            "missing `command` (a shell command, or the program when `args` is given) or `builtin`"
+            "missing `command` (a shell command, or the program when `args` is given), `builtin` or `http`"
                 .into(),
         )),
         (Some(command), None) => {
@@ -103,6 +121,53 @@ fn action_of(
                 })
         }
     }
+}
+
+/// An `http` hook's action, with what applies to other kinds refused.
+fn http_action(
+    h: &RawHook,
+    url: &toml::Spanned<String>,
+    key: &str,
+    err_at: &ErrAt<'_>,
+) -> Result<Action, Error> {
+    let other = [
+        ("command", h.command.is_some()),
+        ("builtin", h.builtin.is_some()),
+        ("args", h.args.is_some()),
+        ("options", h.options.is_some()),
+        ("mode", h.mode.is_some()),
+        ("async", h.is_async),
+        ("env", !h.env.is_empty()),
+    ];
+    if let Some((what, _)) = other.iter().find(|(_, given)| *given) {
+        return Err(err_at(
+            Code::WrongShape,
+            Some(url.span()),
+            Some(format!("{key}.{what}")),
+            format!("an http hook takes no `{what}` (it is a request, not a process)"),
+        ));
+    }
+    if let Err(why) = crate::config::model::check_url(url.get_ref()) {
+        return Err(err_at(
+            Code::WrongType,
+            Some(url.span()),
+            Some(format!("{key}.http")),
+            format!(
+                "`http` {:?} is not a URL hookrun can POST to: {why}",
+                url.get_ref()
+            ),
+        ));
+    }
+    Ok(Action::Http {
+        url: url.get_ref().clone(),
+        headers: h
+            .headers
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        allowed_env_vars: h.allowed_env_vars.clone().unwrap_or_default(),
+    })
 }
 
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {

@@ -93,13 +93,23 @@ pub(super) struct RawHook {
     /// "Bash|Edit" match exactly; anything else is an unanchored regex.
     #[schemars(with = "Option<String>")]
     pub(super) matcher: Option<Spanned<String>>,
-    /// Run by /bin/sh -c; with `args`, the program to exec. Either this or `builtin`.
+    /// Run by /bin/sh -c; with `args`, the program to exec. Exactly one of
+    /// `command`, `builtin` and `http`.
     /// ${HOOKRUN_CONFIG_DIR} is this file's absolute directory.
     #[schemars(with = "Option<String>")]
     pub(super) command: Option<Spanned<String>>,
-    /// A built-in hook run in-process, by name. Either this or `command`.
+    /// A built-in hook run in-process, by name.
     #[schemars(with = "Option<BuiltinName>")]
     pub(super) builtin: Option<Spanned<String>>,
+    /// The URL the event is POSTed to as JSON; a 2xx JSON answer is read
+    /// as a command's JSON stdout, anything else is the hook's failure.
+    #[schemars(with = "Option<String>")]
+    pub(super) http: Option<Spanned<String>>,
+    /// Headers of an `http` hook; `$VAR` and `${VAR}` are filled in only
+    /// for the names in `allowed_env_vars` (others become empty).
+    pub(super) headers: Option<BTreeMap<String, String>>,
+    /// The variables an `http` hook's headers may read.
+    pub(super) allowed_env_vars: Option<Vec<String>>,
     /// The built-in's options (`[hooks.options]`).
     #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
     pub(super) options: Option<Spanned<toml::Table>>,

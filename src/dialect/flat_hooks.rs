@@ -43,6 +43,13 @@ pub(crate) fn shell_command(hook: &Hook, warnings: &mut Vec<String>) -> Option<S
             args: Some(a),
         } => Some(crate::dialect::convert::exec_line(command, a)),
         Action::Builtin(b) => Some(crate::dialect::convert::builtin_line(b)),
+        Action::Http { .. } => {
+            warnings.push(format!(
+                "`{}`: an http hook cannot be expressed as a command line: not converted",
+                hook.origin.key
+            ));
+            None
+        }
         Action::Unsupported { kind } => {
             warnings.push(format!(
                 "`{}`: a {kind} cannot be expressed: not converted",

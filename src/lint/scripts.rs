@@ -26,6 +26,14 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
             return;
         }
         Action::Command { command, args } => (command, args),
+        Action::Http {
+            headers,
+            allowed_env_vars,
+            ..
+        } => {
+            lint_headers(hook, headers, allowed_env_vars, out);
+            return;
+        }
         Action::Builtin(_) => return,
     };
     let words: Vec<String> = match args {
@@ -167,4 +175,37 @@ fn script_of(words: &[String], project_dir: &Path) -> Option<(PathBuf, bool)> {
         .filter(|c| !matches!(c, std::path::Component::CurDir))
         .collect();
     Some((joined, direct))
+}
+
+/// W022: a header of an http hook that names a variable its
+/// `allowed_env_vars` does not list, which is sent empty.
+fn lint_headers(
+    hook: &Hook,
+    headers: &[(String, String)],
+    allowed: &[String],
+    out: &mut Vec<Diagnostic>,
+) {
+    let var = regex::Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)");
+    let Ok(var) = var else {
+        return;
+    };
+    for (name, value) in headers {
+        for c in var.captures_iter(value) {
+            let Some(v) = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()) else {
+                continue;
+            };
+            if allowed.iter().any(|a| a == v) {
+                continue;
+            }
+            let d = hook.diagnostic(
+                Code::HeaderVarNotAllowed,
+                format!(
+                    "header `{name}` names `${v}`, which `allowed_env_vars` does not list: it is sent empty"
+                ),
+            );
+            out.push(d.fix(format!(
+                "add \"{v}\" to `allowed_env_vars` (`allowedEnvVars` in Claude Code settings)"
+            )));
+        }
+    }
 }

@@ -31,6 +31,12 @@ pub(super) enum Job<'a> {
     /// Work done in-process while the processes run (a built-in guard):
     /// its run and answer.
     InProcess(Box<dyn FnOnce() -> (HookRun, Answer) + 'a>),
+    /// An HTTP request, made on a thread of its own while the processes
+    /// run (`pipeline::http`), and read as the hook's JSON stdout.
+    Http {
+        hook: &'a Hook,
+        request: super::http::Request,
+    },
     /// Not run, and why (`select` said it).
     NotRun(String),
 }
@@ -55,6 +61,23 @@ pub(super) fn job_of<'a>(
             let guard_ctx = config.guard_context(Path::new(&ctx.project_dir));
             run_builtin(b, &hook.display_name(), event, &guard_ctx)
         })),
+        Action::Http {
+            url,
+            headers,
+            allowed_env_vars,
+        } => Job::Http {
+            hook,
+            request: super::http::Request {
+                url: url.clone(),
+                headers: super::http::expand_headers(headers, allowed_env_vars, &|name| {
+                    std::env::var(name).ok()
+                }),
+                body: stdin_for(hook, event).to_vec(),
+                timeout: crate::launch::timeout_of(hook, event)
+                    .min(ctx.timeout_cap.unwrap_or(std::time::Duration::MAX)),
+                cap: config.limits.max_output_bytes,
+            },
+        },
         // `select` never selects these: it skips them, and the event is
         // not fully evaluated (`Plan::unevaluated`).
         Action::Unsupported { kind } => Job::NotRun(format!("hookrun cannot run {kind}s")),
@@ -78,6 +101,10 @@ pub(super) fn run_jobs(
     enum Then<'a> {
         Read(&'a Hook),
         TakeInProcess,
+        Http(
+            &'a Hook,
+            Result<std::thread::JoinHandle<super::http::Done>, String>,
+        ),
         NotRun(String),
     }
     let mut specs = Vec::with_capacity(jobs.len());
@@ -93,6 +120,10 @@ pub(super) fn run_jobs(
                 specs.push(None);
                 in_process.push(work);
                 then.push(Then::TakeInProcess);
+            }
+            Job::Http { hook, request } => {
+                specs.push(None);
+                then.push(Then::Http(hook, super::http::start(request)));
             }
             Job::NotRun(why) => {
                 specs.push(None);
@@ -114,9 +145,84 @@ pub(super) fn run_jobs(
             Then::TakeInProcess => done
                 .next()
                 .unwrap_or_else(|| (run, not_run_answer("its in-process run was lost"))),
+            Then::Http(hook, started) => http_answer(hook, event, ctx, started),
             Then::NotRun(why) => (run, not_run_answer(&why)),
         })
         .collect())
+}
+
+/// An http hook's run and answer: the response's body read as the hook's
+/// JSON stdout, or its failure.
+fn http_answer(
+    hook: &Hook,
+    event: &Event,
+    ctx: &Context,
+    started: Result<std::thread::JoinHandle<super::http::Done>, String>,
+) -> (HookRun, Answer) {
+    use super::http::Outcome;
+    let (outcome, took) = match started.map(std::thread::JoinHandle::join) {
+        Ok(Ok(done)) => done,
+        Ok(Err(_)) => (
+            Outcome::Failed("the request's thread ended abnormally".into()),
+            std::time::Duration::ZERO,
+        ),
+        Err(why) => (Outcome::Failed(why), std::time::Duration::ZERO),
+    };
+    let run = |status, stdout: Vec<u8>| HookRun {
+        status,
+        stdout: exec::Captured {
+            bytes: stdout,
+            dropped: 0,
+        },
+        stderr: exec::Captured::default(),
+        leaked: false,
+        duration: took,
+        pid: None,
+        in_process: false,
+    };
+    match outcome {
+        Outcome::Answered(body) if is_json_object(&body) => {
+            let run = run(exec::RunStatus::Exited(0), body);
+            let answer = read_answer(hook, event, &run, ctx);
+            (run, answer)
+        }
+        Outcome::Answered(_) => {
+            let why = "answered with something other than a JSON object (an http hook's answer must be JSON)";
+            (
+                run(exec::RunStatus::Exited(0), Vec::new()),
+                failed_answer(why),
+            )
+        }
+        Outcome::TimedOut => {
+            let run = run(exec::RunStatus::TimedOut, Vec::new());
+            let answer = read_answer(hook, event, &run, ctx);
+            (run, answer)
+        }
+        Outcome::Failed(why) => (
+            run(exec::RunStatus::Exited(0), Vec::new()),
+            failed_answer(&why),
+        ),
+    }
+}
+
+/// Whether a body is one JSON object (after a BOM and whitespace).
+fn is_json_object(body: &[u8]) -> bool {
+    let body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
+    matches!(
+        serde_json::from_slice::<serde_json::Value>(body),
+        Ok(serde_json::Value::Object(_))
+    )
+}
+
+/// The answer of a handler that gave none its rules accept: a failure,
+/// which the hook's fail mode makes a notice or a block.
+fn failed_answer(why: &str) -> Answer {
+    let mut a = not_run_answer(why);
+    a.notice = None;
+    a.failure = Some(crate::answer::Failure::Handler {
+        message: why.to_owned(),
+    });
+    a
 }
 
 /// Starts an async hook, never waited for: its pid, or why it could not
@@ -132,7 +238,7 @@ pub(super) fn start_async(
         Action::Command { .. } => {
             spec_of(hook, event, ctx, input).map(|s| exec::spawn_async(&s, &s.input))
         }
-        Action::Builtin(_) | Action::Unsupported { .. } => None,
+        Action::Builtin(_) | Action::Http { .. } | Action::Unsupported { .. } => None,
     }
 }
 
@@ -149,6 +255,7 @@ pub(crate) fn describe(action: &Action) -> String {
             command,
             args: Some(args),
         } => format!("exec {command:?} {args:?}"),
+        Action::Http { url, .. } => format!("POST {url}"),
         Action::Unsupported { kind } => kind.clone(),
         Action::Builtin(b) => {
             let mode = if b.mode == crate::builtin::Mode::Warn {

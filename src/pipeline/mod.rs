@@ -7,6 +7,7 @@ use std::path::Path;
 mod chain;
 mod handler;
 mod hooks;
+mod http;
 mod model;
 mod restrict;
 mod rewrites;

@@ -312,7 +312,10 @@ fn builtin_config_errors_are_located() {
         .pre_tool_use("ls")
         .run();
     assert!(
-        out.code == 1 && out.stderr.contains("either `command` or `builtin`"),
+        out.code == 1
+            && out
+                .stderr
+                .contains("one of `command`, `builtin` and `http`, not several"),
         "{}",
         out.stderr
     );

@@ -159,14 +159,14 @@ fn invalid_guard_entry_ignores_the_file_and_says_why() {
 #[test]
 fn unsupported_handler_types_are_reported_and_skipped() {
     let out = HookTest::new()
-        .json(settings("PreToolUse", "Bash", json!([{"type": "prompt", "prompt": "is this ok?"}, {"type": "http", "url": "http://127.0.0.1:1/"}])))
+        .json(settings("PreToolUse", "Bash", json!([{"type": "prompt", "prompt": "is this ok?"}, {"type": "mcp_tool", "server": "s", "tool": "t"}])))
         .pre_tool_use("ls")
         .env("HOOKRUN_ON_ERROR", "allow")
         .run();
     assert_eq!(out.code, 0);
     let msg = out.system_message();
     assert!(
-        msg.contains("prompt handler") && msg.contains("http handler"),
+        msg.contains("prompt handler") && msg.contains("mcp_tool handler"),
         "{msg}"
     );
 }

@@ -229,6 +229,7 @@ fn schema_describes_the_toml_keys() {
         .collect();
     keys.sort_unstable();
     let want = [
+        "allowed_env_vars",
         "args",
         "async",
         "builtin",
@@ -236,6 +237,8 @@ fn schema_describes_the_toml_keys() {
         "env",
         "event",
         "fail_mode",
+        "headers",
+        "http",
         "if",
         "input",
         "matcher",

@@ -27,6 +27,7 @@ mod golden;
 mod guard_categories;
 mod guard_own_files;
 mod guard_paths_shell;
+mod http_hooks;
 mod json_answers;
 mod merge;
 mod no_silent_allow;

@@ -116,7 +116,7 @@ fn unsupported() -> HookTest {
     HookTest::new().json(settings(
         "PreToolUse",
         "Bash",
-        json!([cmd("true"), {"type": "http", "url": "http://127.0.0.1:1/"}]),
+        json!([cmd("true"), {"type": "agent", "prompt": "is this safe?"}]),
     ))
 }
 
@@ -129,7 +129,7 @@ fn a_handler_hookrun_cannot_run_blocks_where_it_would_have_run() {
         .unwrap_or("")
         .to_owned();
     assert!(
-        reason.contains("settings-1.json") && reason.contains("hookrun cannot run http"),
+        reason.contains("settings-1.json") && reason.contains("hookrun cannot run agent"),
         "{reason}"
     );
     // Let through on request, and said.
@@ -138,7 +138,7 @@ fn a_handler_hookrun_cannot_run_blocks_where_it_would_have_run() {
         .pre_tool_use("ls")
         .run();
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.system_message().contains("http"), "{out:?}");
+    assert!(out.system_message().contains("agent"), "{out:?}");
     // Where its matcher does not match, nothing is missing.
     let out = unsupported()
         .event(json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "x"}}))

@@ -125,6 +125,7 @@ impl Ctx<'_> {
                     }
                 }
             }
+            "http" => (http_action(h)?, String::new()),
             k if OTHER_TYPES.contains(&k) => {
                 let detail = ["prompt", "url", "server", "tool", "input"]
                     .iter()
@@ -183,4 +184,55 @@ impl Ctx<'_> {
             dedup_key,
         })
     }
+}
+
+/// An `http` handler's action: `url` (http or https), `headers` (strings),
+/// `allowedEnvVars` (names).
+fn http_action(h: &serde_json::Map<String, Value>) -> Result<Action, Problem> {
+    let url = match h.get("url") {
+        Some(Value::String(u)) => u.clone(),
+        Some(other) => return Err(wrong_type("url", other, "a string")),
+        None => {
+            return Err((
+                Code::MissingCommand,
+                "is an http handler without `url`".to_owned(),
+            ));
+        }
+    };
+    if let Err(why) = crate::config::model::check_url(&url) {
+        return Err((Code::WrongType, format!("has `url` {url:?}: {why}")));
+    }
+    let headers = match h.get("headers") {
+        None => Vec::new(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                (
+                    Code::WrongType,
+                    "has `headers` whose values are not all strings".to_owned(),
+                )
+            })?,
+        Some(other) => return Err(wrong_type("headers", other, "an object of strings")),
+    };
+    let allowed_env_vars = match h.get("allowedEnvVars") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                (
+                    Code::WrongType,
+                    "has `allowedEnvVars` that are not all strings".to_owned(),
+                )
+            })?,
+        Some(other) => return Err(wrong_type("allowedEnvVars", other, "a list of strings")),
+    };
+    Ok(Action::Http {
+        url,
+        headers,
+        allowed_env_vars,
+    })
 }

@@ -35,6 +35,12 @@ struct TomlHook {
     #[serde(skip_serializing_if = "Option::is_none")]
     builtin: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    http: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    headers: Option<toml::Table>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed_env_vars: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     mode: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     options: Option<toml::Value>,
@@ -135,39 +141,58 @@ fn handler_to_toml(
     warnings: &mut Vec<String>,
 ) -> Option<TomlHook> {
     let kind = h.get("type").and_then(Value::as_str).unwrap_or("");
-    if kind != "command" {
-        warnings.push(format!("`{key}`: a `{kind}` handler cannot be expressed in hookrun TOML (hookrun runs command hooks only): not converted"));
-        return None;
-    }
-    let Some(command) = h
-        .get("command")
-        .and_then(Value::as_str)
-        .filter(|c| !c.trim().is_empty())
-    else {
-        warnings.push(format!(
-            "`{key}`: a command handler without `command` is invalid: not converted"
-        ));
-        return None;
+    let (command, url) = match kind {
+        "command" => {
+            let Some(command) = h
+                .get("command")
+                .and_then(Value::as_str)
+                .filter(|c| !c.trim().is_empty())
+            else {
+                warnings.push(format!(
+                    "`{key}`: a command handler without `command` is invalid: not converted"
+                ));
+                return None;
+            };
+            if h.get("shell").and_then(Value::as_str) == Some("powershell") {
+                warnings.push(format!("`{key}`: a `shell: \"powershell\"` handler cannot be expressed in hookrun TOML: not converted"));
+                return None;
+            }
+            (Some(command), None)
+        }
+        "http" => {
+            let Some(url) = h.get("url").and_then(Value::as_str) else {
+                warnings.push(format!(
+                    "`{key}`: an http handler without `url` is invalid: not converted"
+                ));
+                return None;
+            };
+            (None, Some(url))
+        }
+        _ => {
+            warnings.push(format!("`{key}`: a `{kind}` handler cannot be expressed in hookrun TOML (hookrun runs command and http hooks): not converted"));
+            return None;
+        }
     };
-    if h.get("shell").and_then(Value::as_str) == Some("powershell") {
-        warnings.push(format!("`{key}`: a `shell: \"powershell\"` handler cannot be expressed in hookrun TOML: not converted"));
-        return None;
-    }
     const KNOWN: &[&str] = &[
         "type",
-        "command",
-        "args",
         "timeout",
         "async",
         "asyncRewake",
         "onFailure",
         "if",
         "statusMessage",
-        "shell",
         "once",
     ];
+    let own: &[&str] = if url.is_some() {
+        &["url", "headers", "allowedEnvVars"]
+    } else {
+        &["command", "args", "shell"]
+    };
     if let Some(obj) = h.as_object() {
-        for k in obj.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
+        for k in obj
+            .keys()
+            .filter(|k| !KNOWN.contains(&k.as_str()) && !own.contains(&k.as_str()))
+        {
             warnings.push(format!(
                 "`{key}.{k}` has no hookrun equivalent: not converted"
             ));
@@ -198,8 +223,21 @@ fn handler_to_toml(
             .filter_map(|v| v.as_str().map(str::to_owned))
             .collect()
     });
-    let builtin = builtin_of(command);
+    let builtin = command.and_then(builtin_of);
+    let headers = h.get("headers").and_then(Value::as_object).map(|m| {
+        m.iter()
+            .filter_map(|(k, v)| Some((k.clone(), toml::Value::String(v.as_str()?.to_owned()))))
+            .collect()
+    });
+    let allowed_env_vars = h.get("allowedEnvVars").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    });
     Some(TomlHook {
+        http: url.map(str::to_owned),
+        headers,
+        allowed_env_vars,
         builtin: builtin.as_ref().map(|b| b.0.clone()),
         mode: builtin.as_ref().and_then(|b| b.2.clone()),
         options: builtin.as_ref().and_then(|b| b.1.clone()),
@@ -209,7 +247,7 @@ fn handler_to_toml(
             .map(str::to_owned),
         event: event.to_owned(),
         matcher,
-        command: builtin.is_none().then(|| command.to_owned()),
+        command: command.filter(|_| builtin.is_none()).map(str::to_owned),
         args,
         timeout: timeout.map(|t| match whole(t) {
             Some(i) => toml::Value::Integer(i),
@@ -243,11 +281,39 @@ pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String
     }
     let mut events: Map<String, Value> = Map::new();
     for hook in &config.hooks {
-        let (command, args) = match &hook.action {
-            crate::config::Action::Command { command, args } => (command.clone(), args.clone()),
+        let mut h = Map::new();
+        match &hook.action {
+            crate::config::Action::Command { command, args } => {
+                h.insert("type".into(), "command".into());
+                h.insert("command".into(), command.clone().into());
+                if let Some(a) = args {
+                    h.insert("args".into(), json!(a));
+                }
+            }
             // A built-in becomes `hookrun builtin NAME`, which runs the same
             // rules as an ordinary command hook.
-            crate::config::Action::Builtin(b) => (builtin_line(b), None),
+            crate::config::Action::Builtin(b) => {
+                h.insert("type".into(), "command".into());
+                h.insert("command".into(), builtin_line(b).into());
+            }
+            crate::config::Action::Http {
+                url,
+                headers,
+                allowed_env_vars,
+            } => {
+                h.insert("type".into(), "http".into());
+                h.insert("url".into(), url.clone().into());
+                if !headers.is_empty() {
+                    let headers: Map<String, Value> = headers
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect();
+                    h.insert("headers".into(), Value::Object(headers));
+                }
+                if !allowed_env_vars.is_empty() {
+                    h.insert("allowedEnvVars".into(), json!(allowed_env_vars));
+                }
+            }
             crate::config::Action::Unsupported { kind } => {
                 warnings.push(format!(
                     "`{}`: a {kind} cannot be expressed: not converted",
@@ -255,19 +321,13 @@ pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String
                 ));
                 continue;
             }
-        };
+        }
         if !hook.env.is_empty() {
             warnings.push(format!(
                 "`{}`: `env` ({}) cannot be expressed in Claude Code settings: not converted",
                 hook.origin.key,
                 list(hook.env.iter().map(|(k, _)| k.as_str()))
             ));
-        }
-        let mut h = Map::new();
-        h.insert("type".into(), "command".into());
-        h.insert("command".into(), command.into());
-        if let Some(a) = args {
-            h.insert("args".into(), json!(a));
         }
         if let Some(t) = hook.timeout {
             let secs = t.as_secs_f64();

@@ -1,0 +1,191 @@
+//! An `http` hook, as Claude Code runs one: the event POSTed to the URL as
+//! JSON (`Content-Type: application/json`, the configured headers), no
+//! redirect followed, TLS verified. A 2xx response's body is the hook's
+//! answer, read as a command's JSON stdout (an empty body is `{}`); plain
+//! text, any other status (even with a deny in the body), an unreachable
+//! server, a body over the output cap or the timeout are the hook's
+//! failure, which its fail mode turns into a notice or a block. There is
+//! no exit-code route: a block must be in the JSON.
+//!
+//! In a header value `$VAR` and `${VAR}` are replaced by the variable's
+//! value only for names listed in `allowed_env_vars`; any other is
+//! replaced by nothing, so a config cannot send the user's secrets
+//! anywhere by naming them.
+//!
+//! The request runs on a thread of its own while the event's commands run
+//! (the runtime that drives them is single-threaded and must not wait on
+//! a socket); nothing of it is set up for an event without http hooks.
+
+use std::time::{Duration, Instant};
+
+/// One request to make, owned so that it can run on a thread of its own.
+#[derive(Debug, Clone)]
+pub(super) struct Request {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub timeout: Duration,
+    /// The largest body read; a longer one is a failure.
+    pub cap: usize,
+}
+
+/// How a request ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// A 2xx status and its body, empty as `{}`.
+    Answered(Vec<u8>),
+    /// No answer within the timeout.
+    TimedOut,
+    /// No answer the hook's rules accept, and why.
+    Failed(String),
+}
+
+/// A request's outcome and how long it took.
+pub(super) type Done = (Outcome, Duration);
+
+/// Starts `request` on a thread of its own; the handle gives its outcome.
+///
+/// # Errors
+/// The thread cannot start (the request is then a failed one).
+pub(super) fn start(request: Request) -> Result<std::thread::JoinHandle<Done>, String> {
+    std::thread::Builder::new()
+        .name("hookrun-http".into())
+        .spawn(move || {
+            let started = Instant::now();
+            (post(&request), started.elapsed())
+        })
+        .map_err(|e| format!("could not start a thread for the request: {e}"))
+}
+
+/// The header values with `$VAR` / `${VAR}` filled in for the names in
+/// `allowed` (from `env`), and replaced by nothing for any other name.
+pub(super) fn expand_headers(
+    headers: &[(String, String)],
+    allowed: &[String],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.clone(), expand(v, allowed, env)))
+        .collect()
+}
+
+/// One value with its variables filled in (see [`expand_headers`]).
+fn expand(value: &str, allowed: &[String], env: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
+            match braced.find('}') {
+                Some(end) => (&braced[..end], &braced[end + 1..]),
+                None => ("", after),
+            }
+        } else if after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        } else {
+            ("", after)
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        if allowed.iter().any(|a| a == name) {
+            out.push_str(&env(name).unwrap_or_default());
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The POST itself.
+fn post(request: &Request) -> Outcome {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(request.timeout))
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .user_agent(concat!("hookrun/", env!("CARGO_PKG_VERSION")))
+        .tls_config(
+            ureq::tls::TlsConfig::builder()
+                .root_certs(ureq::tls::RootCerts::PlatformVerifier)
+                .build(),
+        )
+        .build()
+        .into();
+    let mut call = agent
+        .post(&request.url)
+        .header("Content-Type", "application/json");
+    for (name, value) in &request.headers {
+        call = call.header(name, value);
+    }
+    let response = match call.send(&request.body[..]) {
+        Ok(r) => r,
+        Err(ureq::Error::Timeout(_)) => return Outcome::TimedOut,
+        Err(e) => return Outcome::Failed(format!("the request failed: {e}")),
+    };
+    let status = response.status();
+    if status.is_redirection() {
+        return Outcome::Failed(format!(
+            "answered with a redirect ({status}), which is not followed"
+        ));
+    }
+    if !status.is_success() {
+        return Outcome::Failed(format!("answered with status {status}"));
+    }
+    let limit = u64::try_from(request.cap).unwrap_or(u64::MAX);
+    match response
+        .into_body()
+        .with_config()
+        .limit(limit.saturating_add(1))
+        .read_to_vec()
+    {
+        Ok(body) if body.len() > request.cap => too_large(request.cap),
+        Ok(body) if body.iter().all(u8::is_ascii_whitespace) => Outcome::Answered(b"{}".to_vec()),
+        Ok(body) => Outcome::Answered(body),
+        Err(ureq::Error::Timeout(_)) => Outcome::TimedOut,
+        Err(ureq::Error::BodyExceedsLimit(_)) => too_large(request.cap),
+        Err(e) => Outcome::Failed(format!("reading the answer failed: {e}")),
+    }
+}
+
+fn too_large(cap: usize) -> Outcome {
+    Outcome::Failed(format!(
+        "answered with a body over {cap} bytes (`limits.max_output_bytes`)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(name: &str) -> Option<String> {
+        match name {
+            "TOKEN" => Some("s3cret".into()),
+            "HOME" => Some("/home/u".into()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn only_allowed_variables_are_filled_in() {
+        let allowed = vec!["TOKEN".to_owned()];
+        let e = |v: &str| expand(v, &allowed, &env);
+        assert_eq!(e("Bearer $TOKEN"), "Bearer s3cret");
+        assert_eq!(e("Bearer ${TOKEN}!"), "Bearer s3cret!");
+        // Not listed: replaced by nothing, never sent.
+        assert_eq!(e("x $HOME y"), "x  y");
+        assert_eq!(e("x ${HOME}y"), "x y");
+        // Listed but unset: nothing.
+        let allowed = vec!["UNSET".to_owned()];
+        assert_eq!(expand("[$UNSET]", &allowed, &env), "[]");
+        // No name: the `$` stays.
+        assert_eq!(expand("cost $5 or $", &[], &env), "cost $5 or $");
+        assert_eq!(expand("${unclosed", &[], &env), "${unclosed");
+    }
+}
