@@ -26,6 +26,10 @@ pub(super) struct Layer {
     pub(super) order_by_event: Vec<(String, Order)>,
     /// Claude Code settings: the `enabledPlugins` entry of hookrun's plugin.
     pub(super) hookrun_plugin: Option<PluginSwitch>,
+    /// Claude Code settings: `allowedHttpHookUrls`.
+    pub(super) http_urls: Option<Vec<String>>,
+    /// Claude Code settings: `httpHookAllowedEnvVars`.
+    pub(super) http_env_vars: Option<Vec<String>>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.

@@ -131,6 +131,15 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         if layer.hookrun_plugin.is_some() {
             config.hookrun_plugin = layer.hookrun_plugin;
         }
+        let policy = &mut config.http_policy;
+        if let Some(urls) = layer.http_urls {
+            policy.urls.get_or_insert_with(Vec::new).extend(urls);
+            policy.urls_managed |= layer.policy;
+        }
+        if let Some(vars) = layer.http_env_vars {
+            policy.env_vars.get_or_insert_with(Vec::new).extend(vars);
+            policy.env_vars_managed |= layer.policy;
+        }
         if let Some(l) = layer.limits {
             l.apply(&mut config.limits);
         }

@@ -50,6 +50,66 @@ pub enum Action {
     Builtin(std::sync::Arc<crate::builtin::Builtin>),
 }
 
+/// Claude Code's settings on http hooks, merged across its settings files:
+/// `allowedHttpHookUrls` (URL patterns, `*` a wildcard) and
+/// `httpHookAllowedEnvVars` (the variables any http hook's headers may
+/// read). A list no file sets restricts nothing; lists merge. Where
+/// managed settings set none, the others' do not apply to managed hooks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpPolicy {
+    pub urls: Option<Vec<String>>,
+    pub urls_managed: bool,
+    pub env_vars: Option<Vec<String>>,
+    pub env_vars_managed: bool,
+}
+
+impl HttpPolicy {
+    /// Whether `hook` may POST to `url`.
+    #[must_use]
+    pub fn allows_url(&self, hook: &Hook, url: &str) -> bool {
+        match &self.urls {
+            Some(patterns) if self.urls_managed || !hook.origin.policy => {
+                patterns.iter().any(|p| url_matches(p, url))
+            }
+            _ => true,
+        }
+    }
+
+    /// The variables `hook`'s headers may read: its own list, cut to the
+    /// settings' where they apply.
+    #[must_use]
+    pub fn env_vars(&self, hook: &Hook, own: &[String]) -> Vec<String> {
+        match &self.env_vars {
+            Some(allowed) if self.env_vars_managed || !hook.origin.policy => own
+                .iter()
+                .filter(|v| allowed.contains(v))
+                .cloned()
+                .collect(),
+            _ => own.to_vec(),
+        }
+    }
+}
+
+/// Whether `url` matches `pattern`, whole, `*` standing for any text.
+fn url_matches(pattern: &str, url: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = url.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
 /// Where a hook was configured, for reports and messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
@@ -210,6 +270,8 @@ pub struct Config {
     /// `[defaults] order`, and `[events.NAME] order` per event.
     pub order: Order,
     pub order_by_event: Vec<(String, Order)>,
+    /// Claude Code's settings on http hooks.
+    pub http_policy: HttpPolicy,
     /// hookrun's Claude Code plugin in `enabledPlugins`, as the last
     /// settings file that names it sets it (Claude Code's precedence is the
     /// layering order).
@@ -406,5 +468,37 @@ pub(super) fn dedup_key(
             b.mode,
             if_rule.unwrap_or("")
         ),
+    }
+}
+
+#[cfg(test)]
+mod http_policy_tests {
+    use super::url_matches;
+
+    #[test]
+    fn url_patterns_match_whole_urls_with_star_for_any_text() {
+        assert!(url_matches(
+            "https://hooks.example.com/*",
+            "https://hooks.example.com/a/b"
+        ));
+        assert!(url_matches(
+            "https://hooks.example.com/*",
+            "https://hooks.example.com/"
+        ));
+        assert!(!url_matches(
+            "https://hooks.example.com/*",
+            "https://hooks.example.com.evil/x"
+        ));
+        assert!(url_matches(
+            "http://127.0.0.1:*/allow",
+            "http://127.0.0.1:8080/allow"
+        ));
+        assert!(!url_matches(
+            "http://127.0.0.1:*/allow",
+            "http://127.0.0.1:8080/allow/more"
+        ));
+        assert!(url_matches("https://a.example/x", "https://a.example/x"));
+        assert!(!url_matches("https://a.example/x", "https://a.example/xy"));
+        assert!(url_matches("*", "anything"));
     }
 }

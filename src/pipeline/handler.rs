@@ -69,9 +69,11 @@ pub(super) fn job_of<'a>(
             hook,
             request: super::http::Request {
                 url: url.clone(),
-                headers: super::http::expand_headers(headers, allowed_env_vars, &|name| {
-                    std::env::var(name).ok()
-                }),
+                headers: super::http::expand_headers(
+                    headers,
+                    &config.http_policy.env_vars(hook, allowed_env_vars),
+                    &|name| std::env::var(name).ok(),
+                ),
                 body: stdin_for(hook, event).to_vec(),
                 timeout: crate::launch::timeout_of(hook, event)
                     .min(ctx.timeout_cap.unwrap_or(std::time::Duration::MAX)),

@@ -311,3 +311,42 @@ fn check_refuses_a_bad_url_and_warns_of_a_header_variable_not_allowed() {
     );
     assert!(text.contains("W022") && text.contains("$TOKEN"), "{text}");
 }
+
+#[test]
+fn claude_codes_http_settings_admit_urls_and_variables() {
+    let server = Server::start();
+    let hook = |path: &str| {
+        json!({"type": "http", "url": server.url(path),
+            "headers": {"X-Token": "$POLICY_TOKEN", "X-Other": "$OTHER"},
+            "allowedEnvVars": ["POLICY_TOKEN", "OTHER"]})
+    };
+    let mut with_lists = settings("PreToolUse", "Bash", json!([hook("/deny"), hook("/allow")]));
+    with_lists["allowedHttpHookUrls"] = json!(["http://127.0.0.1:*/allow"]);
+    with_lists["httpHookAllowedEnvVars"] = json!(["POLICY_TOKEN"]);
+    let out = HookTest::new()
+        .json(with_lists)
+        .env("POLICY_TOKEN", "t0ken")
+        .env("OTHER", "not for them")
+        .pre_tool_use("ls")
+        .run();
+    // `/deny` is not admitted: it never runs, so the call goes ahead.
+    assert_eq!(out.code, 0, "{out:?}");
+    let seen = server.seen();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].path, "/allow");
+    let header = |name: &str| {
+        seen[0]
+            .headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(header("x-token").as_deref(), Some("t0ken"));
+    assert_eq!(header("x-other").as_deref(), Some(""));
+    // An empty list admits no http hook.
+    let mut none = settings("PreToolUse", "Bash", json!([hook("/deny")]));
+    none["allowedHttpHookUrls"] = json!([]);
+    let out = HookTest::new().json(none).pre_tool_use("ls").run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(server.seen().len(), 1);
+}

@@ -89,6 +89,18 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         }
     }
     layer.hookrun_plugin = hookrun_plugin(&ctx, &root);
+    layer.http_urls = string_list(
+        &mut ctx,
+        &root,
+        "allowedHttpHookUrls",
+        "no http hook may run",
+    );
+    layer.http_env_vars = string_list(
+        &mut ctx,
+        &root,
+        "httpHookAllowedEnvVars",
+        "no variable may be filled into an http hook's headers",
+    );
     match root.get("hooks") {
         None | Some(Value::Null) => {}
         Some(Value::Object(hooks)) => {
@@ -279,4 +291,33 @@ fn is_policy_file(path: &Path) -> bool {
             .parent()
             .and_then(Path::file_name)
             .is_some_and(|d| d == "managed-settings.d")
+}
+
+/// A settings list of strings (`allowedHttpHookUrls`, ...); one that is not
+/// a list of strings is read as Claude Code reads it, as an empty list
+/// (`empty_means`), and said.
+fn string_list(
+    ctx: &mut Ctx<'_>,
+    root: &serde_json::Map<String, Value>,
+    key: &str,
+    empty_means: &str,
+) -> Option<Vec<String>> {
+    let value = root.get(key)?;
+    let list = value.as_array().and_then(|a| {
+        a.iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+    });
+    if list.is_none() {
+        let d = ctx.diag(
+            Code::WrongType,
+            key,
+            format!(
+                "`{key}` is {}, not a list of strings; read as an empty list: {empty_means}",
+                kind_of(value)
+            ),
+        );
+        ctx.notices.push(d.fix("write a list of strings"));
+    }
+    Some(list.unwrap_or_default())
 }
