@@ -162,9 +162,6 @@ fn skip_text(skip: &Skip, config: &Config) -> String {
         Skip::HttpOnStart => {
             "an http hook never runs on SessionStart or Setup (as in Claude Code)".to_owned()
         }
-        Skip::HttpUrlNotAllowed { url } => {
-            format!("`allowedHttpHookUrls` in Claude Code's settings does not admit {url}")
-        }
     }
 }
 

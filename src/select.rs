@@ -30,10 +30,6 @@ pub enum Skip {
     },
     /// Claude Code skips http hooks on SessionStart and Setup.
     HttpOnStart,
-    /// A URL Claude Code's `allowedHttpHookUrls` does not admit.
-    HttpUrlNotAllowed {
-        url: String,
-    },
 }
 
 /// One configured hook's fate for this event.
@@ -178,9 +174,6 @@ pub fn select(config: &Config, event: &Event) -> Plan {
                 if matches!(event.name.as_str(), "SessionStart" | "Setup") =>
             {
                 Some(Skip::HttpOnStart)
-            }
-            (Action::Http { url, .. }, None) if !config.http_policy.allows_url(hook, url) => {
-                Some(Skip::HttpUrlNotAllowed { url: url.clone() })
             }
             (_, skip) => skip,
         };

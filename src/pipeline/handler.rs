@@ -78,6 +78,11 @@ pub(super) fn job_of<'a>(
                 timeout: crate::launch::timeout_of(hook, event)
                     .min(ctx.timeout_cap.unwrap_or(std::time::Duration::MAX)),
                 cap: config.limits.max_output_bytes,
+                refused: (!config.http_policy.allows_url(hook, url)).then(|| {
+                    format!(
+                        "HTTP hook blocked: {url} does not match any pattern in allowedHttpHookUrls"
+                    )
+                }),
             },
         },
         // `select` never selects these: it skips them, and the event is

@@ -27,6 +27,9 @@ pub(super) struct Request {
     pub timeout: Duration,
     /// The largest body read; a longer one is a failure.
     pub cap: usize,
+    /// Why the request may not be sent at all (Claude Code's
+    /// `allowedHttpHookUrls`): the hook then fails without one.
+    pub refused: Option<String>,
 }
 
 /// How a request ended.
@@ -104,8 +107,79 @@ fn expand(value: &str, allowed: &[String], env: &dyn Fn(&str) -> Option<String>)
     out
 }
 
+/// Why the host of `url` may not be reached, as Claude Code refuses it: an
+/// address that is not public (private, link-local, unique-local, shared,
+/// unspecified, or a cloud metadata address), by itself or as what the
+/// name resolves to; loopback is allowed, for a server on this machine.
+/// `None`: it may be reached, or the name does not resolve (the request
+/// then fails by itself).
+fn unreachable_host(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => {
+            let (h, tail) = v6.split_once(']')?;
+            (h, tail.strip_prefix(':').and_then(|p| p.parse().ok()))
+        }
+        None => match authority.rsplit_once(':') {
+            Some((h, p)) => (h, p.parse().ok()),
+            None => (authority, None),
+        },
+    };
+    let port: u16 = port.unwrap_or(if url.starts_with("https") { 443 } else { 80 });
+    let note = "Loopback (127.0.0.1, ::1) is allowed for local dev.";
+    if let Ok(ip) = host.parse::<std::net::IpAddr>() {
+        return (!public_or_loopback(ip))
+            .then(|| format!("{host} is not a public address. {note}"));
+    }
+    let addresses = std::net::ToSocketAddrs::to_socket_addrs(&(host, port)).ok()?;
+    for a in addresses {
+        if !public_or_loopback(a.ip()) {
+            return Some(format!(
+                "{host} resolves to {} (private/link-local address). {note}",
+                a.ip()
+            ));
+        }
+    }
+    None
+}
+
+/// Whether an address is one an http hook may reach: loopback, or public.
+fn public_or_loopback(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            v4.is_loopback()
+                || !(v4.is_private()
+                    || v4.is_link_local()
+                    || v4.is_unspecified()
+                    || v4.is_broadcast()
+                    || a == 0
+                    || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => {
+            if v6.is_loopback() {
+                return true;
+            }
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return public_or_loopback(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            !(v6.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80)
+        }
+    }
+}
+
 /// The POST itself.
 fn post(request: &Request) -> Outcome {
+    if let Some(why) = &request.refused {
+        return Outcome::Failed(why.clone());
+    }
+    if let Some(why) = unreachable_host(&request.url) {
+        return Outcome::Failed(format!("HTTP hook blocked: {why}"));
+    }
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(request.timeout))
         .max_redirects(0)
@@ -163,6 +237,32 @@ fn too_large(cap: usize) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_public_and_loopback_hosts_are_reached() {
+        for ok in [
+            "http://127.0.0.1:8080/x",
+            "http://[::1]/x",
+            "https://8.8.8.8/",
+            "http://localhost:9/",
+        ] {
+            assert_eq!(unreachable_host(ok), None, "{ok}");
+        }
+        for blocked in [
+            "http://10.0.0.1/x",
+            "http://192.168.1.20:8080/",
+            "http://172.16.0.1/",
+            "http://169.254.169.254/latest/meta-data",
+            "http://100.64.0.1/",
+            "http://0.0.0.0/",
+            "http://[fe80::1]/",
+            "http://[fd00::1]:8080/",
+            "http://[::ffff:10.0.0.1]/",
+        ] {
+            let why = unreachable_host(blocked).unwrap_or_default();
+            assert!(why.contains("is not a public address"), "{blocked}: {why}");
+        }
+    }
 
     fn env(name: &str) -> Option<String> {
         match name {

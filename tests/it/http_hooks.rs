@@ -329,8 +329,14 @@ fn claude_codes_http_settings_admit_urls_and_variables() {
         .env("OTHER", "not for them")
         .pre_tool_use("ls")
         .run();
-    // `/deny` is not admitted: it never runs, so the call goes ahead.
+    // `/deny` is not admitted: it fails without a request (a notice, as
+    // Claude Code's "HTTP hook blocked"), so the call goes ahead.
     assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.system_message()
+            .contains("does not match any pattern in allowedHttpHookUrls"),
+        "{out:?}"
+    );
     let seen = server.seen();
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert_eq!(seen[0].path, "/allow");
