@@ -11,6 +11,7 @@ import dataclasses
 import json
 import shlex
 
+from . import http_server
 from .common import Scenario
 
 
@@ -197,8 +198,41 @@ def scenarios() -> list[Scenario]:
     return (
         _pre_tool_use() + _matchers() + _several_hooks() + _post_tool_use()
         + _user_prompt_submit() + _session_start() + _stop() + _permission_request()
-        + _session_end()
+        + _session_end() + _http()
     )
+
+
+def http(path: str, **fields) -> dict:
+    """An http handler posting to the harness's local server (``path``
+    picks its answer: see ``http_server``)."""
+    return {"type": "http", "url": http_server.url(path), **fields}
+
+
+def _http() -> list[Scenario]:
+    """Claude Code's http handlers, run by Claude Code (A) and by hookrun
+    from the same settings and from the converted TOML (B)."""
+    def s(name, hooks, script=ONE_BASH, **kw):
+        return Scenario(name=f"http-{name}", hooks=hooks, script=script, **kw)
+
+    return [
+        s("deny", on("PreToolUse", http("/deny"), matcher="Bash")),
+        s("empty-allows", on("PreToolUse", http("/empty"), matcher="Bash")),
+        s("500-with-deny-body-runs", on("PreToolUse", http("/deny-500"), matcher="Bash"),
+          deliberate=FAILURE_NOTICE),
+        s("plain-text-runs", on("PreToolUse", http("/text"), matcher="Bash"),
+          deliberate=FAILURE_NOTICE),
+        s("timeout-on-failure-block",
+          on("PreToolUse", http("/slow", timeout=1, onFailure="block"), matcher="Bash")),
+        s("prompt-context", on("UserPromptSubmit", http("/context")), script=Script([DONE])),
+        s("prompt-block", on("UserPromptSubmit", http("/block-prompt")), script=Script([DONE])),
+        # Claude Code lists contexts as its handlers finish (a run may order
+        # them either way): the http answer comes a second late here, so
+        # that the command's is first, as in hookrun's order of types.
+        s("after-command",
+          on("UserPromptSubmit", http("/context-slow"),
+             cmd(say(specific("UserPromptSubmit", additionalContext="command context")))),
+          script=Script([DONE]), deliberate=DELIBERATE_CONTEXTS),
+    ]
 
 
 def _pre_tool_use() -> list[Scenario]:
