@@ -472,7 +472,7 @@ pub(super) fn dedup_key(
 }
 
 #[cfg(test)]
-mod http_policy_tests {
+mod tests {
     use super::url_matches;
 
     #[test]
