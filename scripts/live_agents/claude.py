@@ -29,7 +29,7 @@ import json
 import os
 import time
 
-from . import bounded, broken_config, claude_install, claude_plugin, claude_scenarios, common
+from . import bounded, broken_config, claude_install, claude_plugin, claude_scenarios, common, http_config
 from .claude_scenarios import DONE, Script
 from .common import MockServer, RunResult, Scenario
 
@@ -69,7 +69,8 @@ BROKEN_CONFIG = broken_config.Agent(
 def scenarios() -> list[Scenario]:
     """The A/B scenarios, then the plugin, install and broken-config checks."""
     return (claude_scenarios.scenarios() + claude_plugin.scenarios()
-            + claude_install.scenarios() + broken_config.scenarios(BROKEN_CONFIG))
+            + claude_install.scenarios() + broken_config.scenarios(BROKEN_CONFIG)
+            + http_config.scenarios(BROKEN_CONFIG))
 
 
 def install(ctx) -> str | None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import os
 
-from . import bounded, broken_config, codex_session, codex_trust, common
+from . import bounded, broken_config, codex_session, codex_trust, common, http_config
 from .codex_scenarios import SCENARIOS
 from .codex_session import CODEX_BIN, Script
 from .common import RunResult, Scenario
@@ -57,16 +57,21 @@ def install(ctx) -> str | None:
     return None
 
 
+# How Codex takes part in the own-config checks (broken_config, http_config).
+AGENT_CHECKS = broken_config.Agent(
+    pre_event="PreToolUse",
+    stop_event="Stop",
+    rm_script=Script(commands=(broken_config.RM_MARKER_NO_FORCE,)),
+    # No tool call: the first answer, then at most one continuation.
+    stop_script=Script(commands=(), answers=("done", "checked again, done")),
+    max_stop_requests=2,
+)
+
+
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the hook-trust and broken-config checks."""
-    return SCENARIOS + codex_trust.scenarios() + broken_config.scenarios(broken_config.Agent(
-        pre_event="PreToolUse",
-        stop_event="Stop",
-        rm_script=Script(commands=(broken_config.RM_MARKER_NO_FORCE,)),
-        # No tool call: the first answer, then at most one continuation.
-        stop_script=Script(commands=(), answers=("done", "checked again, done")),
-        max_stop_requests=2,
-    ))
+    """The A/B scenarios, then the hook-trust, broken-config and http checks."""
+    return (SCENARIOS + codex_trust.scenarios() + broken_config.scenarios(AGENT_CHECKS)
+            + http_config.scenarios(AGENT_CHECKS))
 
 
 def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:

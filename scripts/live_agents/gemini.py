@@ -19,7 +19,7 @@ import json
 import os
 import re
 
-from . import bounded, broken_config, common
+from . import bounded, broken_config, common, http_config
 from .common import RunResult, Scenario
 from .gemini_scenarios import SCENARIOS, SCRIPT
 
@@ -53,15 +53,16 @@ def install(ctx) -> str | None:
 
 
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the broken-config checks."""
-    return list(SCENARIOS) + broken_config.scenarios(broken_config.Agent(
+    """The A/B scenarios, then the broken-config and http checks."""
+    checks = broken_config.Agent(
         pre_event="BeforeTool",
         stop_event="AfterAgent",
         rm_script={"command": broken_config.RM_MARKER, "final": "done"},
         stop_script=SCRIPT,
         # The tool call, the answer, and at most one continuation.
         max_stop_requests=3,
-    ))
+    )
+    return list(SCENARIOS) + broken_config.scenarios(checks) + http_config.scenarios(checks)
 
 
 def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
