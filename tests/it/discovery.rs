@@ -305,3 +305,27 @@ fn a_broken_trusted_project_file_stays_an_error() {
     let out = run_command(&home, "rm -rf /");
     assert_eq!(decision(&out)["permissionDecision"], "deny", "{out:?}");
 }
+
+/// An untrusted project file's http hooks run, and their answers obey the
+/// allow-list its command hooks obey: a deny counts, an allow and a
+/// rewrite are dropped.
+#[test]
+fn an_untrusted_projects_http_hooks_may_only_add_guards() {
+    let server = crate::http_hooks::Server::start();
+    let home = Home::new(None);
+    let hook = |path: &str| {
+        format!(
+            "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"Bash\"\nhttp = \"{}\"\n",
+            server.url(path)
+        )
+    };
+    home.write("proj/hookrun.toml", &hook("/allow-rewrite"));
+    let (out, _) = home.run("proj", Some("proj"), &[]);
+    assert_eq!(decision(&out)["updatedInput"], Value::Null, "{out:?}");
+    assert_eq!(decision(&out)["permissionDecision"], Value::Null, "{out:?}");
+    assert!(out.stderr.contains("`updatedInput`"), "{}", out.stderr);
+    home.write("proj/hookrun.toml", &hook("/deny"));
+    let (out, _) = home.run("proj", Some("proj"), &[]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(decision(&out)["permissionDecision"], "deny", "{out:?}");
+}

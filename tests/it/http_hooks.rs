@@ -21,13 +21,13 @@ struct Seen {
 
 /// A local HTTP server on a free port, answering by path (see `reply`);
 /// it records every request.
-struct Server {
+pub(crate) struct Server {
     url: String,
     seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let url = format!("http://{}", listener.local_addr().expect("addr"));
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -41,7 +41,7 @@ impl Server {
         Server { url, seen }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.url)
     }
 
@@ -96,6 +96,12 @@ fn reply(path: &str) -> (&'static str, String) {
         "permissionDecision": "deny", "permissionDecisionReason": "the policy server says no"}});
     match path {
         "/deny" => ("200 OK", deny.to_string()),
+        "/allow-rewrite" => (
+            "200 OK",
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "allow", "updatedInput": {"command": "echo rewritten"}}})
+            .to_string(),
+        ),
         "/deny-500" => ("500 Internal Server Error", deny.to_string()),
         "/text" => ("200 OK", "looks fine to me".to_owned()),
         "/empty" => ("200 OK", String::new()),
