@@ -172,6 +172,37 @@ fn public_or_loopback(ip: std::net::IpAddr) -> bool {
     }
 }
 
+/// ureq's own resolver, refusing every answer that holds an address an
+/// http hook may not reach: the check is made on the very addresses the
+/// client then connects to, so a name that resolves otherwise the second
+/// time cannot slip past [`unreachable_host`]. (ureq's resolver interface
+/// is its `unversioned` one: the lock file pins the version it was written
+/// against.)
+#[derive(Debug, Default)]
+struct PublicOnly(ureq::unversioned::resolver::DefaultResolver);
+
+impl ureq::unversioned::resolver::Resolver for PublicOnly {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        let addresses = self.0.resolve(uri, config, timeout)?;
+        match addresses.iter().find(|a| !public_or_loopback(a.ip())) {
+            Some(a) => Err(ureq::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "HTTP hook blocked: {} resolves to {} (private/link-local address)",
+                    uri.host().unwrap_or(""),
+                    a.ip()
+                ),
+            ))),
+            None => Ok(addresses),
+        }
+    }
+}
+
 /// The POST itself.
 fn post(request: &Request) -> Outcome {
     if let Some(why) = &request.refused {
@@ -180,7 +211,7 @@ fn post(request: &Request) -> Outcome {
     if let Some(why) = unreachable_host(&request.url) {
         return Outcome::Failed(format!("HTTP hook blocked: {why}"));
     }
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+    let config = ureq::Agent::config_builder()
         .timeout_global(Some(request.timeout))
         .max_redirects(0)
         .http_status_as_error(false)
@@ -190,8 +221,12 @@ fn post(request: &Request) -> Outcome {
                 .root_certs(ureq::tls::RootCerts::PlatformVerifier)
                 .build(),
         )
-        .build()
-        .into();
+        .build();
+    let agent = ureq::Agent::with_parts(
+        config,
+        ureq::unversioned::transport::DefaultConnector::default(),
+        PublicOnly::default(),
+    );
     let mut call = agent
         .post(&request.url)
         .header("Content-Type", "application/json");
