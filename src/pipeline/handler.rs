@@ -74,7 +74,7 @@ pub(super) fn job_of<'a>(
                     &config.http_policy.env_vars(hook, allowed_env_vars),
                     &|name| std::env::var(name).ok(),
                 ),
-                body: stdin_for(hook, event).to_vec(),
+                body: stdin_for(hook, event),
                 timeout: crate::launch::timeout_of(hook, event)
                     .min(ctx.timeout_cap.unwrap_or(std::time::Duration::MAX)),
                 cap: config.limits.max_output_bytes,

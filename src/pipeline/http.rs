@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 pub(super) struct Request {
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+    pub body: std::sync::Arc<Vec<u8>>,
     pub timeout: Duration,
     /// The largest body read; a longer one is a failure.
     pub cap: usize,
@@ -107,44 +107,6 @@ fn expand(value: &str, allowed: &[String], env: &dyn Fn(&str) -> Option<String>)
     out
 }
 
-/// Why the host of `url` may not be reached, as Claude Code refuses it: an
-/// address that is not public (private, link-local, unique-local, shared,
-/// unspecified, or a cloud metadata address), by itself or as what the
-/// name resolves to; loopback is allowed, for a server on this machine.
-/// `None`: it may be reached, or the name does not resolve (the request
-/// then fails by itself).
-fn unreachable_host(url: &str) -> Option<String> {
-    let rest = url.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let (host, port) = match authority.strip_prefix('[') {
-        Some(v6) => {
-            let (h, tail) = v6.split_once(']')?;
-            (h, tail.strip_prefix(':').and_then(|p| p.parse().ok()))
-        }
-        None => match authority.rsplit_once(':') {
-            Some((h, p)) => (h, p.parse().ok()),
-            None => (authority, None),
-        },
-    };
-    let port: u16 = port.unwrap_or(if url.starts_with("https") { 443 } else { 80 });
-    let note = "Loopback (127.0.0.1, ::1) is allowed for local dev.";
-    if let Ok(ip) = host.parse::<std::net::IpAddr>() {
-        return (!public_or_loopback(ip))
-            .then(|| format!("{host} is not a public address. {note}"));
-    }
-    let addresses = std::net::ToSocketAddrs::to_socket_addrs(&(host, port)).ok()?;
-    for a in addresses {
-        if !public_or_loopback(a.ip()) {
-            return Some(format!(
-                "{host} resolves to {} (private/link-local address). {note}",
-                a.ip()
-            ));
-        }
-    }
-    None
-}
-
 /// Whether an address is one an http hook may reach: loopback, or public.
 fn public_or_loopback(ip: std::net::IpAddr) -> bool {
     use std::net::IpAddr;
@@ -173,10 +135,12 @@ fn public_or_loopback(ip: std::net::IpAddr) -> bool {
 }
 
 /// ureq's own resolver, refusing every answer that holds an address an
-/// http hook may not reach: the check is made on the very addresses the
-/// client then connects to, so a name that resolves otherwise the second
-/// time cannot slip past [`unreachable_host`]. (ureq's resolver interface
-/// is its `unversioned` one: the lock file pins the version it was written
+/// http hook may not reach, as Claude Code refuses it: one that is not
+/// public (private, link-local, unique-local, shared, unspecified), by
+/// itself or as what the name resolves to; loopback is allowed, for a
+/// server on this machine. The check is made on the very addresses the
+/// client then connects to. (ureq's resolver interface is its
+/// `unversioned` one: the lock file pins the version it was written
 /// against.)
 #[derive(Debug, Default)]
 struct PublicOnly(ureq::unversioned::resolver::DefaultResolver);
@@ -189,17 +153,25 @@ impl ureq::unversioned::resolver::Resolver for PublicOnly {
         timeout: ureq::unversioned::transport::NextTimeout,
     ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
         let addresses = self.0.resolve(uri, config, timeout)?;
-        match addresses.iter().find(|a| !public_or_loopback(a.ip())) {
-            Some(a) => Err(ureq::Error::Io(std::io::Error::new(
-                std::io::ErrorKind::PermissionDenied,
-                format!(
-                    "HTTP hook blocked: {} resolves to {} (private/link-local address)",
-                    uri.host().unwrap_or(""),
-                    a.ip()
-                ),
-            ))),
-            None => Ok(addresses),
-        }
+        let Some(a) = addresses.iter().find(|a| !public_or_loopback(a.ip())) else {
+            return Ok(addresses);
+        };
+        let host = uri.host().unwrap_or("");
+        let what = if host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok()
+        {
+            format!("{host} is not a public address")
+        } else {
+            format!("{host} resolves to {} (private/link-local address)", a.ip())
+        };
+        Err(ureq::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "HTTP hook blocked: {what}. Loopback (127.0.0.1, ::1) is allowed for local dev."
+            ),
+        )))
     }
 }
 
@@ -207,9 +179,6 @@ impl ureq::unversioned::resolver::Resolver for PublicOnly {
 fn post(request: &Request) -> Outcome {
     if let Some(why) = &request.refused {
         return Outcome::Failed(why.clone());
-    }
-    if let Some(why) = unreachable_host(&request.url) {
-        return Outcome::Failed(format!("HTTP hook blocked: {why}"));
     }
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(request.timeout))
@@ -274,28 +243,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_public_and_loopback_hosts_are_reached() {
-        for ok in [
-            "http://127.0.0.1:8080/x",
-            "http://[::1]/x",
-            "https://8.8.8.8/",
-            "http://localhost:9/",
-        ] {
-            assert_eq!(unreachable_host(ok), None, "{ok}");
+    fn only_public_and_loopback_addresses_are_reached() {
+        for ok in ["127.0.0.1", "::1", "8.8.8.8", "2606:4700::1111"] {
+            let ip: std::net::IpAddr = ok.parse().expect("ip");
+            assert!(public_or_loopback(ip), "{ok}");
         }
         for blocked in [
-            "http://10.0.0.1/x",
-            "http://192.168.1.20:8080/",
-            "http://172.16.0.1/",
-            "http://169.254.169.254/latest/meta-data",
-            "http://100.64.0.1/",
-            "http://0.0.0.0/",
-            "http://[fe80::1]/",
-            "http://[fd00::1]:8080/",
-            "http://[::ffff:10.0.0.1]/",
+            "10.0.0.1",
+            "192.168.1.20",
+            "172.16.0.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:10.0.0.1",
         ] {
-            let why = unreachable_host(blocked).unwrap_or_default();
-            assert!(why.contains("is not a public address"), "{blocked}: {why}");
+            let ip: std::net::IpAddr = blocked.parse().expect("ip");
+            assert!(!public_or_loopback(ip), "{blocked}");
         }
     }
 

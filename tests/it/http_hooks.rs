@@ -171,9 +171,16 @@ fn failures_are_notices_when_open_and_blocks_when_closed() {
         ("/text", "other than a JSON object"),
         ("/redirect", "redirect"),
         ("", "request failed"),
+        // Not a public address: refused before any connection.
+        (
+            "http://10.255.255.1/hook",
+            "10.255.255.1 is not a public address",
+        ),
     ] {
         let url = if path.is_empty() {
             unreachable.clone()
+        } else if path.starts_with("http") {
+            path.to_owned()
         } else {
             server.url(path)
         };
