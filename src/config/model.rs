@@ -50,6 +50,41 @@ pub enum Action {
     Builtin(std::sync::Arc<crate::builtin::Builtin>),
 }
 
+/// An http hook's header value with each `$VAR` and `${VAR}` replaced by
+/// `fill(VAR)`; a `$` that names nothing stays. The one reading of the
+/// header syntax: the request fills the allowed variables in, `check`
+/// names the others.
+pub(crate) fn fill_header_vars(value: &str, fill: &mut dyn FnMut(&str) -> String) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
+            match braced.find('}') {
+                Some(end) => (&braced[..end], &braced[end + 1..]),
+                None => ("", after),
+            }
+        } else if after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        } else {
+            ("", after)
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        out.push_str(&fill(name));
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Claude Code's settings on http hooks, merged across its settings files:
 /// `allowedHttpHookUrls` (URL patterns, `*` a wildcard) and
 /// `httpHookAllowedEnvVars` (the variables any http hook's headers may

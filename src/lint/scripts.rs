@@ -185,18 +185,15 @@ fn lint_headers(
     allowed: &[String],
     out: &mut Vec<Diagnostic>,
 ) {
-    let var = regex::Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)");
-    let Ok(var) = var else {
-        return;
-    };
     for (name, value) in headers {
-        for c in var.captures_iter(value) {
-            let Some(v) = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()) else {
-                continue;
-            };
-            if allowed.iter().any(|a| a == v) {
-                continue;
+        let mut missing = Vec::new();
+        crate::config::fill_header_vars(value, &mut |v| {
+            if !allowed.iter().any(|a| a == v) {
+                missing.push(v.to_owned());
             }
+            String::new()
+        });
+        for v in missing {
             let d = hook.diagnostic(
                 Code::HeaderVarNotAllowed,
                 format!(

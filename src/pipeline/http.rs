@@ -75,36 +75,13 @@ pub(super) fn expand_headers(
 
 /// One value with its variables filled in (see [`expand_headers`]).
 fn expand(value: &str, allowed: &[String], env: &dyn Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
-            match braced.find('}') {
-                Some(end) => (&braced[..end], &braced[end + 1..]),
-                None => ("", after),
-            }
-        } else if after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            let end = after
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        } else {
-            ("", after)
-        };
-        if name.is_empty() {
-            out.push('$');
-            rest = after;
-            continue;
-        }
+    crate::config::fill_header_vars(value, &mut |name| {
         if allowed.iter().any(|a| a == name) {
-            out.push_str(&env(name).unwrap_or_default());
+            env(name).unwrap_or_default()
+        } else {
+            String::new()
         }
-        rest = tail;
-    }
-    out.push_str(rest);
-    out
+    })
 }
 
 /// Whether an address is one an http hook may reach: loopback, or public.
