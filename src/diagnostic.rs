@@ -60,6 +60,8 @@ codes! {
     NoSuchEvent => "E013", Error, "an event name in hookrun TOML that is not hookrun's name of an event";
     GuardScriptMissing => "E014", Error, "the script of a hook on an event that can block is missing";
     GuardScriptNotExecutable => "E015", Error, "the script of a hook on an event that can block is not executable";
+    GuardJudgeUnavailable => "E016", Error, "a prompt or agent hook on an event that can block has no model to ask here";
+    McpServerMissing => "E017", Error, "an mcp_tool hook names an MCP server that is not configured";
     UnknownEvent => "W001", Warning, "unknown event name";
     MatcherIgnored => "W002", Warning, "matcher on an event without a matcher field";
     PrefixMatcher => "W003", Warning, "exact-name matcher looks like a prefix";
@@ -82,6 +84,7 @@ codes! {
     OneAgentsTool => "W020", Warning, "a matcher names one agent's tool";
     BuiltinsOnly => "W021", Warning, "HOOKRUN_BUILTINS_ONLY=1: command hooks are not run";
     HeaderVarNotAllowed => "W022", Warning, "an http hook's header names a variable allowed_env_vars does not list";
+    JudgeUnavailable => "W023", Warning, "a prompt or agent hook has no model to ask here";
 }
 
 impl Serialize for Code {

@@ -44,6 +44,12 @@ pub(crate) fn timeout_of(hook: &Hook, event: &Event) -> Duration {
     if let Some(t) = hook.timeout {
         return t;
     }
+    // Claude Code's defaults for a judgement, on every event.
+    match hook.action {
+        crate::config::Action::Prompt { .. } => return Duration::from_secs(30),
+        crate::config::Action::Agent { .. } => return Duration::from_secs(60),
+        _ => {}
+    }
     if let Some(t) = crate::dialect::protocol(event.dialect).default_timeout(&event.name) {
         return t;
     }

@@ -183,6 +183,21 @@ pub fn select(config: &Config, event: &Event) -> Plan {
             }
             continue;
         }
+        if matches!(hook.action, Action::Prompt { .. } | Action::Agent { .. })
+            && matches!(event.name.as_str(), "SessionStart" | "Setup")
+        {
+            // Claude Code's prompt and agent hooks fail there (a model
+            // cannot be asked before the session is set up).
+            sel.not_run = Some(format!(
+                "{} are not supported on {}",
+                hook.action
+                    .kind_phrase()
+                    .trim_start_matches("a ")
+                    .trim_start_matches("an ")
+                    .replace(" hook", " hooks"),
+                event.name
+            ));
+        }
         if let Action::Command { command, args } = &hook.action {
             let text_has = |needle: &str| {
                 command.contains(needle) || args.iter().flatten().any(|a| a.contains(needle))
@@ -209,6 +224,9 @@ pub fn select(config: &Config, event: &Event) -> Plan {
 fn kind_rank(action: &Action) -> u8 {
     match action {
         Action::Command { .. } | Action::Builtin(_) | Action::Unsupported { .. } => 0,
+        Action::Prompt { .. } => 1,
+        Action::Agent { .. } => 2,
         Action::Http { .. } => 3,
+        Action::McpTool { .. } => 4,
     }
 }

@@ -64,6 +64,12 @@ pub enum Failure {
     Handler {
         message: String,
     },
+    /// The hook cannot be evaluated on this machine (a judgement with no
+    /// model to ask): hookrun's own failure, which the trust rule decides,
+    /// whatever the hook's fail mode.
+    Unavailable {
+        message: String,
+    },
 }
 
 impl Failure {
@@ -96,6 +102,7 @@ impl Failure {
                 "exited 2 because its script appears to be missing".to_owned()
             }
             Failure::Builtin { message } => format!("failed: {message}"),
+            Failure::Unavailable { message } => format!("cannot be evaluated here: {message}"),
             Failure::Handler { message } => format!("failed: {message}"),
         }
     }

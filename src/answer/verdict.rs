@@ -51,6 +51,25 @@ pub fn verdict_json(
     obj.as_object().cloned()
 }
 
+/// The answer JSON of a judgement that blocks (a prompt or agent hook's
+/// `ok: false`), `reason` worded as Claude Code words it; with
+/// `end_turn`, the turn also ends there (`continue: false`, its reason).
+#[must_use]
+pub(crate) fn judged_json(event: &str, reason: &str, end_turn: Option<&str>) -> Value {
+    let mut obj = match event {
+        "PreToolUse" | "PreSkillShellCommand" => json!({"hookSpecificOutput": {
+            "hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}}),
+        "PermissionRequest" => json!({"hookSpecificOutput": {
+            "hookEventName": event, "decision": {"behavior": "deny", "message": reason}}}),
+        _ => json!({"decision": "block", "reason": reason}),
+    };
+    if let (Some(stop), Some(map)) = (end_turn, obj.as_object_mut()) {
+        map.insert("continue".into(), Value::Bool(false));
+        map.insert("stopReason".into(), Value::String(stop.to_owned()));
+    }
+    obj
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};

@@ -154,6 +154,11 @@ fn render(found: &[Found], config: &Config) -> String {
             Action::Builtin(b) => format!("builtin {}", b.name),
             Action::Command { .. } => format!("command {}", h.label()),
             Action::Http { url, .. } => format!("http {url}"),
+            Action::Prompt { provider, .. } => {
+                format!("prompt ({}) {}", provider.name(), h.label())
+            }
+            Action::Agent { .. } => format!("agent {}", h.label()),
+            Action::McpTool { server, tool, .. } => format!("mcp_tool {server} {tool}"),
             Action::Unsupported { kind } => format!("{kind} (not run by hookrun)"),
         };
         let at = match h.origin.line_col {

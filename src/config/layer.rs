@@ -30,6 +30,8 @@ pub(super) struct Layer {
     pub(super) http_urls: Option<Vec<String>>,
     /// Claude Code settings: `httpHookAllowedEnvVars`.
     pub(super) http_env_vars: Option<Vec<String>>,
+    /// MCP servers the file declares.
+    pub(super) mcp_servers: Vec<super::model::McpServer>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.

@@ -35,6 +35,7 @@ pub(crate) use discover::{
     discover, discover_for, in_directory, looked_for, paths, project_dir, project_file, user_dir,
 };
 use layer::Layer;
+pub(crate) use model::Provider;
 pub use model::{Action, Config, FailMode, LoadOptions};
 pub(crate) use model::{Hook, Limits, Order, Origin, Unreadable, fill_header_vars};
 use own_files::{OwnFiles, Sources};
@@ -142,6 +143,10 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         }
         if let Some(l) = layer.limits {
             l.apply(&mut config.limits);
+        }
+        for server in layer.mcp_servers {
+            config.mcp_servers.retain(|s| s.name != server.name);
+            config.mcp_servers.push(server);
         }
         config.hooks.extend(layer.hooks);
         config.notices.extend(layer.notices);

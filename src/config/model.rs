@@ -43,11 +43,85 @@ pub enum Action {
         headers: Vec<(String, String)>,
         allowed_env_vars: Vec<String>,
     },
-    /// A Claude Code handler type hookrun does not run (prompt, agent,
-    /// mcp_tool, or a PowerShell command): reported and skipped.
+    /// A model judges the event (`pipeline::judge`): one request with
+    /// `prompt` (its `$ARGUMENTS` replaced by the event), answered by a
+    /// verdict `{ok, reason}`.
+    Prompt {
+        prompt: String,
+        model: Option<String>,
+        provider: Provider,
+        /// Claude Code's `continueOnBlock`: a block does not end the turn.
+        continue_on_block: bool,
+    },
+    /// A sub-agent with read-only tools judges the event, through the
+    /// Claude Code CLI (`pipeline::judge`), answered by a verdict.
+    Agent {
+        prompt: String,
+        model: Option<String>,
+    },
+    /// A tool of an MCP server (`pipeline::mcp`), with `input`'s
+    /// `${path}` strings filled from the event; a JSON answer reads as a
+    /// command's JSON stdout.
+    McpTool {
+        server: String,
+        tool: String,
+        input: serde_json::Map<String, serde_json::Value>,
+    },
+    /// A handler hookrun does not run (a PowerShell command): reported and
+    /// skipped.
     Unsupported { kind: String },
     /// A built-in hook, run in-process.
     Builtin(std::sync::Arc<crate::builtin::Builtin>),
+}
+
+impl Action {
+    /// The kind of handler in a sentence's words ("an http hook").
+    #[must_use]
+    pub fn kind_phrase(&self) -> &'static str {
+        match self {
+            Action::Command { .. } => "a command hook",
+            Action::Builtin(_) => "a built-in hook",
+            Action::Http { .. } => "an http hook",
+            Action::Prompt { .. } => "a prompt hook",
+            Action::Agent { .. } => "an agent hook",
+            Action::McpTool { .. } => "an mcp_tool hook",
+            Action::Unsupported { .. } => "a handler hookrun does not run",
+        }
+    }
+}
+
+/// Whose model API a prompt hook asks.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Deserialize,
+    serde::Serialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// The Anthropic Messages API (`ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`
+    /// or `ANTHROPIC_AUTH_TOKEN`), or the Claude Code CLI without a key.
+    #[default]
+    Anthropic,
+    /// An OpenAI-compatible chat completions API (`OPENAI_BASE_URL`,
+    /// `OPENAI_API_KEY`).
+    Openai,
+}
+
+impl Provider {
+    /// The name written in TOML.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            Self::Openai => "openai",
+        }
+    }
 }
 
 /// An http hook's header value with each `$VAR` and `${VAR}` replaced by
@@ -145,6 +219,32 @@ fn url_matches(pattern: &str, url: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last)
 }
 
+/// An MCP server `mcp_tool` hooks may call: declared in a trusted hookrun
+/// config (`[mcp_servers.NAME]`) or where an agent configures its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct McpServer {
+    pub name: String,
+    pub transport: McpTransport,
+    /// The file that declares it.
+    pub file: PathBuf,
+}
+
+/// How an MCP server is reached.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum McpTransport {
+    /// A process started by hookrun, spoken to over its stdin and stdout.
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: Vec<(String, String)>,
+    },
+    /// A streamable-HTTP endpoint.
+    Http {
+        url: String,
+        headers: Vec<(String, String)>,
+    },
+}
+
 /// Where a hook was configured, for reports and messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
@@ -220,6 +320,8 @@ impl Hook {
                 .collect::<Vec<_>>()
                 .join(" "),
             Action::Http { url, .. } => url.clone(),
+            Action::Prompt { prompt, .. } | Action::Agent { prompt, .. } => prompt.clone(),
+            Action::McpTool { server, tool, .. } => format!("{server}:{tool}"),
             Action::Unsupported { kind } => format!("{kind} hook"),
             Action::Builtin(b) => b.name.to_owned(),
         }
@@ -307,6 +409,9 @@ pub struct Config {
     pub order_by_event: Vec<(String, Order)>,
     /// Claude Code's settings on http hooks.
     pub http_policy: HttpPolicy,
+    /// The MCP servers `mcp_tool` hooks may call, by name (a later layer's
+    /// server of the same name replaces an earlier one's).
+    pub mcp_servers: Vec<McpServer>,
     /// hookrun's Claude Code plugin in `enabledPlugins`, as the last
     /// settings file that names it sets it (Claude Code's precedence is the
     /// layering order).
@@ -493,6 +598,19 @@ pub(super) fn dedup_key(
         }
         // Claude Code's: the URL and `if`.
         Action::Http { url, .. } => format!("http\0{url}\0{}", if_rule.unwrap_or("")),
+        // Claude Code's: the prompt and `if` (kept apart by kind).
+        Action::Prompt { prompt, .. } => format!("prompt\0{prompt}\0{}", if_rule.unwrap_or("")),
+        Action::Agent { prompt, .. } => format!("agent\0{prompt}\0{}", if_rule.unwrap_or("")),
+        // Claude Code's: server, tool, the input as JSON, and `if`.
+        Action::McpTool {
+            server,
+            tool,
+            input,
+        } => format!(
+            "mcp_tool\0{server}\0{tool}\0{}\0{}",
+            serde_json::Value::Object(input.clone()),
+            if_rule.unwrap_or("")
+        ),
         Action::Unsupported { kind } => {
             format!("{kind}{root}\0{detail}\0{}", if_rule.unwrap_or(""))
         }

@@ -19,147 +19,204 @@ use crate::matcher::Matcher;
 
 type ErrAt<'a> = dyn Fn(Code, Option<std::ops::Range<usize>>, Option<String>, String) -> Error + 'a;
 
-/// A hook's action: a command (shell or exec form) or a built-in, exclusively.
+/// The keys that make a hook one kind or another; exactly one is given.
+const KIND_KEYS: &[&str] = &["command", "builtin", "http", "prompt", "agent", "mcp_tool"];
+
+/// A hook's action: exactly one kind (a command in shell or exec form, a
+/// built-in, an http request, a prompt, an agent or an MCP tool), with
+/// every key that belongs to another kind refused.
 fn action_of(
     h: &RawHook,
     key: &str,
     span: std::ops::Range<usize>,
     err_at: &ErrAt<'_>,
 ) -> Result<Action, Error> {
-    let only_builtin = |what: &str, span| {
-        err_at(
-            Code::WrongShape,
-            Some(span),
-            Some(format!("{key}.{what}")),
-            format!("`{what}` applies only to built-in hooks (`builtin = \"...\"`)"),
-        )
+    let kinds: Vec<(&str, Option<std::ops::Range<usize>>)> = [
+        h.command.as_ref().map(toml::Spanned::span),
+        h.builtin.as_ref().map(toml::Spanned::span),
+        h.http.as_ref().map(toml::Spanned::span),
+        h.prompt.as_ref().map(toml::Spanned::span),
+        h.agent.as_ref().map(toml::Spanned::span),
+        h.mcp_tool.as_ref().map(toml::Spanned::span),
+    ]
+    .into_iter()
+    .zip(KIND_KEYS)
+    .filter_map(|(span, kind)| span.map(|s| (*kind, Some(s))))
+    .collect();
+    let (kind, kind_span) = match kinds.as_slice() {
+        [] => {
+            return Err(err_at(
+                Code::MissingCommand,
+                Some(span),
+                Some(format!("{key}.command")),
+                "missing `command` (a shell command, or the program when `args` is given), `builtin`, `http`, `prompt`, `agent` or `mcp_tool`"
+                    .into(),
+            ));
+        }
+        [one] => one.clone(),
+        [_, (second, at), ..] => {
+            return Err(err_at(
+                Code::WrongShape,
+                at.clone(),
+                Some(format!("{key}.{second}")),
+                format!(
+                    "a hook has one of {}, not several",
+                    KIND_KEYS
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
     };
-    if h.http.is_none() {
-        for (what, given) in [
-            ("headers", h.headers.is_some()),
-            ("allowed_env_vars", h.allowed_env_vars.is_some()),
-        ] {
-            if given {
-                return Err(err_at(
-                    Code::WrongShape,
-                    None,
-                    Some(format!("{key}.{what}")),
-                    format!("`{what}` applies only to http hooks (`http = \"https://...\"`)"),
-                ));
-            }
-        }
-    }
-    if let Some(url) = &h.http {
-        return http_action(h, url, key, err_at);
-    }
-    match (&h.command, &h.builtin) {
-        (Some(c), Some(_)) => Err(err_at(
+    // Each key that belongs to some kinds only, and which.
+    let owned: [(&str, bool, &[&str]); 9] = [
+        ("args", h.args.is_some(), &["command"]),
+        ("async", h.is_async, &["command"]),
+        ("env", !h.env.is_empty(), &["command"]),
+        ("options", h.options.is_some(), &["builtin"]),
+        ("mode", h.mode.is_some(), &["builtin"]),
+        ("headers", h.headers.is_some(), &["http"]),
+        ("allowed_env_vars", h.allowed_env_vars.is_some(), &["http"]),
+        ("model", h.model.is_some(), &["prompt", "agent"]),
+        (
+            "provider",
+            h.provider.is_some() || h.continue_on_block.is_some(),
+            &["prompt"],
+        ),
+    ];
+    if let Some((what, _, kinds)) = owned
+        .iter()
+        .find(|(_, given, kinds)| *given && !kinds.contains(&kind))
+    {
+        let what = if *what == "provider" && h.provider.is_none() {
+            "continue_on_block"
+        } else {
+            what
+        };
+        let owners = kinds
+            .iter()
+            .map(|k| format!("{k} hooks"))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        return Err(err_at(
             Code::WrongShape,
-            Some(c.span()),
-            Some(format!("{key}.command")),
-            "a hook has one of `command`, `builtin` and `http`, not several".into(),
-        )),
-        (None, None) => Err(err_at(
-            Code::MissingCommand,
-            Some(span),
-            Some(format!("{key}.command")),
-            "missing `command` (a shell command, or the program when `args` is given), `builtin` or `http`"
-                .into(),
-        )),
-        (Some(command), None) => {
-            if let Some(o) = &h.options {
-                return Err(only_builtin("options", o.span()));
-            }
-            if command.get_ref().trim().is_empty() {
-                return Err(err_at(
-                    Code::MissingCommand,
-                    Some(command.span()),
-                    Some(format!("{key}.command")),
-                    "`command` may not be empty".into(),
-                ));
-            }
-            if h.mode.is_some() {
-                return Err(err_at(
-                    Code::WrongShape,
-                    None,
-                    Some(format!("{key}.mode")),
-                    "`mode` applies only to built-in hooks".into(),
-                ));
-            }
-            Ok(Action::Command {
-                command: command.get_ref().clone(),
-                args: h.args.clone(),
-            })
+            None,
+            Some(format!("{key}.{what}")),
+            format!(
+                "`{what}` applies only to {owners}, and this is {} {kind} hook",
+                if matches!(kind, "agent" | "http" | "mcp_tool") {
+                    "an"
+                } else {
+                    "a"
+                }
+            ),
+        ));
+    }
+    let text_of = |value: Option<&toml::Spanned<String>>| -> Result<String, Error> {
+        let value = value.map(|v| v.get_ref().clone()).unwrap_or_default();
+        if value.trim().is_empty() {
+            return Err(err_at(
+                Code::MissingCommand,
+                kind_span.clone(),
+                Some(format!("{key}.{kind}")),
+                format!("`{kind}` may not be empty"),
+            ));
         }
-        (None, Some(name)) => {
-            if h.args.is_some() || h.is_async {
-                return Err(err_at(
-                    Code::WrongShape,
-                    Some(name.span()),
-                    Some(key.to_owned()),
-                    "a built-in hook takes no `args` and cannot be `async` (it runs in-process)"
-                        .into(),
-                ));
-            }
-            let options = match &h.options {
-                Some(o) => serde_json::to_value(o.get_ref()).unwrap_or(serde_json::Value::Null),
-                None => serde_json::Value::Null,
-            };
-            let span = h
-                .options
+        Ok(value)
+    };
+    match kind {
+        "command" => Ok(Action::Command {
+            command: text_of(h.command.as_ref())?,
+            args: h.args.clone(),
+        }),
+        "builtin" => builtin_action(h, key, err_at),
+        "http" => {
+            let url = h
+                .http
                 .as_ref()
-                .map_or_else(|| name.span(), toml::Spanned::span);
-            crate::builtin::Builtin::new(name.get_ref(), options, h.mode.unwrap_or_default())
-                .map(|b| Action::Builtin(std::sync::Arc::new(b)))
-                .map_err(|why| {
-                    err_at(
-                        Code::BadBuiltin,
-                        Some(span),
-                        Some(format!("{key}.builtin")),
-                        why,
-                    )
-                })
+                .map(|u| u.get_ref().clone())
+                .unwrap_or_default();
+            http_action(h, url, key, kind_span, err_at)
+        }
+        "prompt" => Ok(Action::Prompt {
+            prompt: text_of(h.prompt.as_ref())?,
+            model: h.model.clone(),
+            provider: h.provider.unwrap_or_default(),
+            continue_on_block: h.continue_on_block.unwrap_or(false),
+        }),
+        "agent" => Ok(Action::Agent {
+            prompt: text_of(h.agent.as_ref())?,
+            model: h.model.clone(),
+        }),
+        _ => {
+            let Some(call) = &h.mcp_tool else {
+                unreachable!("the kind is one that is given")
+            };
+            let call = call.get_ref();
+            for (what, value) in [("server", &call.server), ("tool", &call.tool)] {
+                if value.trim().is_empty() {
+                    return Err(err_at(
+                        Code::MissingCommand,
+                        kind_span.clone(),
+                        Some(format!("{key}.mcp_tool.{what}")),
+                        format!("`mcp_tool.{what}` may not be empty"),
+                    ));
+                }
+            }
+            Ok(Action::McpTool {
+                server: call.server.clone(),
+                tool: call.tool.clone(),
+                input: call.input.clone(),
+            })
         }
     }
 }
 
-/// An `http` hook's action, with what applies to other kinds refused.
+/// A built-in hook's action: its options checked by the guard.
+fn builtin_action(h: &RawHook, key: &str, err_at: &ErrAt<'_>) -> Result<Action, Error> {
+    let Some(name) = &h.builtin else {
+        unreachable!("only called for a built-in")
+    };
+    let options = match &h.options {
+        Some(o) => serde_json::to_value(o.get_ref()).unwrap_or(serde_json::Value::Null),
+        None => serde_json::Value::Null,
+    };
+    let span = h
+        .options
+        .as_ref()
+        .map_or_else(|| name.span(), toml::Spanned::span);
+    crate::builtin::Builtin::new(name.get_ref(), options, h.mode.unwrap_or_default())
+        .map(|b| Action::Builtin(std::sync::Arc::new(b)))
+        .map_err(|why| {
+            err_at(
+                Code::BadBuiltin,
+                Some(span),
+                Some(format!("{key}.builtin")),
+                why,
+            )
+        })
+}
+
+/// An `http` hook's action: its URL checked.
 fn http_action(
     h: &RawHook,
-    url: &toml::Spanned<String>,
+    url: String,
     key: &str,
+    span: Option<std::ops::Range<usize>>,
     err_at: &ErrAt<'_>,
 ) -> Result<Action, Error> {
-    let other = [
-        ("command", h.command.is_some()),
-        ("builtin", h.builtin.is_some()),
-        ("args", h.args.is_some()),
-        ("options", h.options.is_some()),
-        ("mode", h.mode.is_some()),
-        ("async", h.is_async),
-        ("env", !h.env.is_empty()),
-    ];
-    if let Some((what, _)) = other.iter().find(|(_, given)| *given) {
-        return Err(err_at(
-            Code::WrongShape,
-            Some(url.span()),
-            Some(format!("{key}.{what}")),
-            format!("an http hook takes no `{what}` (it is a request, not a process)"),
-        ));
-    }
-    if let Err(why) = crate::config::model::check_url(url.get_ref()) {
+    if let Err(why) = crate::config::model::check_url(&url) {
         return Err(err_at(
             Code::WrongType,
-            Some(url.span()),
+            span,
             Some(format!("{key}.http")),
-            format!(
-                "`http` {:?} is not a URL hookrun can POST to: {why}",
-                url.get_ref()
-            ),
+            format!("`http` {url:?} is not a URL hookrun can POST to: {why}"),
         ));
     }
     Ok(Action::Http {
-        url: url.get_ref().clone(),
+        url,
         headers: h
             .headers
             .iter()
@@ -167,6 +224,61 @@ fn http_action(
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
         allowed_env_vars: h.allowed_env_vars.clone().unwrap_or_default(),
+    })
+}
+
+/// One `[mcp_servers.NAME]`: exactly one of `command` (stdio) and `url`
+/// (streamable HTTP), each with only its own keys.
+fn mcp_server_of(
+    name: &str,
+    raw: &super::toml_raw::RawMcpServer,
+    path: &Path,
+) -> Result<super::model::McpServer, String> {
+    use super::model::McpTransport;
+    let pairs = |m: &Option<std::collections::BTreeMap<String, String>>| {
+        m.iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<Vec<_>>()
+    };
+    let transport = match (&raw.command, &raw.url) {
+        (Some(command), None) => {
+            if raw.headers.is_some() {
+                return Err("`headers` applies only to a server with a `url`".into());
+            }
+            if command.trim().is_empty() {
+                return Err("`command` may not be empty".into());
+            }
+            McpTransport::Stdio {
+                command: command.clone(),
+                args: raw.args.clone().unwrap_or_default(),
+                env: pairs(&raw.env),
+            }
+        }
+        (None, Some(url)) => {
+            if raw.args.is_some() || raw.env.is_some() {
+                return Err("`args` and `env` apply only to a server with a `command`".into());
+            }
+            crate::config::model::check_url(url)
+                .map_err(|why| format!("`url` {url:?} is not a server URL: {why}"))?;
+            McpTransport::Http {
+                url: url.clone(),
+                headers: pairs(&raw.headers),
+            }
+        }
+        (Some(_), Some(_)) => {
+            return Err(
+                "a server has `command` (stdio) or `url` (streamable HTTP), not both".into(),
+            );
+        }
+        (None, None) => {
+            return Err("a server needs `command` (stdio) or `url` (streamable HTTP)".into());
+        }
+    };
+    Ok(super::model::McpServer {
+        name: name.to_owned(),
+        transport,
+        file: path.to_owned(),
     })
 }
 
@@ -258,6 +370,17 @@ pub(super) fn load_all(path: &Path, text: &str, options: LoadOptions) -> (Layer,
         closed_default: raw.defaults.fail_mode == Some(FailMode::Closed),
         ..Layer::default()
     };
+    for (name, server) in &raw.mcp_servers {
+        match mcp_server_of(name, server.get_ref(), path) {
+            Ok(s) => layer.mcp_servers.push(s),
+            Err(why) => errors.push(err_at(
+                Code::WrongShape,
+                Some(server.span()),
+                Some(format!("mcp_servers.{name}")),
+                why,
+            )),
+        }
+    }
     let default_timeout = match raw.defaults.timeout {
         Some(t) => {
             let d = timeout_from_secs(*t.get_ref());

@@ -30,6 +30,43 @@ pub(super) struct RawFile {
     #[serde(default)]
     #[schemars(with = "Vec<RawHook>")]
     pub(super) hooks: Vec<Spanned<RawHook>>,
+    /// MCP servers the `mcp_tool` hooks of this file call, by name (a
+    /// server an agent configures is found where the agent keeps it).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawMcpServer>")]
+    pub(super) mcp_servers: BTreeMap<String, Spanned<RawMcpServer>>,
+}
+
+/// `[mcp_servers.NAME]`: a stdio server (`command`, `args`, `env`) or a
+/// streamable-HTTP one (`url`, `headers`).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMcpServer {
+    /// The program to start (stdio transport).
+    pub(super) command: Option<String>,
+    /// Its arguments.
+    pub(super) args: Option<Vec<String>>,
+    /// Extra environment variables of the server's process.
+    pub(super) env: Option<BTreeMap<String, String>>,
+    /// The server's URL (streamable-HTTP transport).
+    pub(super) url: Option<String>,
+    /// Headers sent to a streamable-HTTP server.
+    pub(super) headers: Option<BTreeMap<String, String>>,
+}
+
+/// `mcp_tool = { server, tool, input }`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMcpTool {
+    /// The server's name: `[mcp_servers.NAME]`, or one the agent configures.
+    pub(super) server: String,
+    /// The tool to call.
+    pub(super) tool: String,
+    /// The tool's arguments; `${path}` in a string is filled from the
+    /// event (`${tool_input.command}`).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub(super) input: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
@@ -94,7 +131,7 @@ pub(super) struct RawHook {
     #[schemars(with = "Option<String>")]
     pub(super) matcher: Option<Spanned<String>>,
     /// Run by /bin/sh -c; with `args`, the program to exec. Exactly one of
-    /// `command`, `builtin` and `http`.
+    /// `command`, `builtin`, `http`, `prompt`, `agent` and `mcp_tool`.
     /// ${HOOKRUN_CONFIG_DIR} is this file's absolute directory.
     #[schemars(with = "Option<String>")]
     pub(super) command: Option<Spanned<String>>,
@@ -110,6 +147,26 @@ pub(super) struct RawHook {
     pub(super) headers: Option<BTreeMap<String, String>>,
     /// The variables an `http` hook's headers may read.
     pub(super) allowed_env_vars: Option<Vec<String>>,
+    /// A model judges the event with this prompt (`$ARGUMENTS` is the
+    /// event JSON, else it is appended) and answers `{ok, reason}`;
+    /// `ok = false` blocks.
+    #[schemars(with = "Option<String>")]
+    pub(super) prompt: Option<Spanned<String>>,
+    /// A sub-agent with read-only tools (the Claude Code CLI) checks this
+    /// condition and answers `{ok, reason}`; `ok = false` blocks.
+    #[schemars(with = "Option<String>")]
+    pub(super) agent: Option<Spanned<String>>,
+    /// A tool of an MCP server; its JSON answer is read as a command's
+    /// JSON stdout.
+    #[schemars(with = "Option<RawMcpTool>")]
+    pub(super) mcp_tool: Option<Spanned<RawMcpTool>>,
+    /// The model of a `prompt` or `agent` hook; default: the agent's
+    /// (`ANTHROPIC_MODEL`, `OPENAI_MODEL`).
+    pub(super) model: Option<String>,
+    /// Whose API a `prompt` hook asks: "anthropic" (default) or "openai".
+    pub(super) provider: Option<super::model::Provider>,
+    /// A `prompt` hook's block does not end the turn.
+    pub(super) continue_on_block: Option<bool>,
     /// The built-in's options (`[hooks.options]`).
     #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
     pub(super) options: Option<Spanned<toml::Table>>,

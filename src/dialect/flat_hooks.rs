@@ -43,10 +43,14 @@ pub(crate) fn shell_command(hook: &Hook, warnings: &mut Vec<String>) -> Option<S
             args: Some(a),
         } => Some(crate::dialect::convert::exec_line(command, a)),
         Action::Builtin(b) => Some(crate::dialect::convert::builtin_line(b)),
-        Action::Http { .. } => {
+        Action::Http { .. }
+        | Action::Prompt { .. }
+        | Action::Agent { .. }
+        | Action::McpTool { .. } => {
             warnings.push(format!(
-                "`{}`: an http hook cannot be expressed as a command line: not converted",
-                hook.origin.key
+                "`{}`: {} cannot be expressed as a command line: not converted (register `hookrun run` with this config to run it)",
+                hook.origin.key,
+                hook.action.kind_phrase()
             ));
             None
         }

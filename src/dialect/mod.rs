@@ -56,6 +56,13 @@ pub(crate) fn setup(agent: crate::agent::Agent) -> &'static setup::Setup {
     protocol(agent.dialect()).setup().unwrap_or(&claude::SETUP)
 }
 
+/// The program that runs `prompt` and `agent` judgements where no model
+/// API key is set: Claude Code's CLI, as its installer puts it on PATH.
+#[must_use]
+pub(crate) fn judge_cli() -> &'static str {
+    claude::SETUP.tested.program
+}
+
 /// A dialect's own name for an event of hookrun's model; `None` where its
 /// agent never fires it.
 #[must_use]

@@ -3,6 +3,7 @@
 //! think (hooks that never fire, matchers that match nothing). Reads hook scripts; runs nothing.
 
 mod agent_twice;
+mod handlers;
 pub(crate) mod installed;
 mod invocation;
 mod plugin;
@@ -103,6 +104,7 @@ pub fn lint(config: &Config, project_dir: &Path) -> Vec<Diagnostic> {
             out.push(d.fix("remove one copy"));
         }
     }
+    handlers::lint_handlers(config, &mut out);
     plugin::lint_twice(config, &mut out);
     agent_twice::lint_agent_twice(config, project_dir, &mut out);
     installed::lint_installed(config, project_dir, &mut out);

@@ -34,7 +34,10 @@ pub(super) fn lint_action(hook: &Hook, project_dir: &Path, out: &mut Vec<Diagnos
             lint_headers(hook, headers, allowed_env_vars, out);
             return;
         }
-        Action::Builtin(_) => return,
+        Action::Builtin(_)
+        | Action::Prompt { .. }
+        | Action::Agent { .. }
+        | Action::McpTool { .. } => return,
     };
     let words: Vec<String> = match args {
         Some(a) => std::iter::once(command.clone())

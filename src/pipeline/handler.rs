@@ -19,14 +19,25 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::exec::{self, ExecSpec, HookRun};
 
+/// How a finished run or response is read.
+#[derive(Clone, Copy)]
+pub(super) enum Read {
+    /// As the hook's output, by the rules of the dialect it speaks.
+    Output,
+    /// As a judgement's verdict: the Claude Code CLI's JSON result, or a
+    /// model API's answer.
+    CliVerdict,
+    ApiVerdict(crate::config::Provider),
+}
+
 /// How one selected hook of an event runs.
 pub(super) enum Job<'a> {
     /// A process, run by `exec` at once with the event's other processes
-    /// and read by the dialect the hook speaks; without a spec it gets a
-    /// placeholder run.
+    /// and read as `read` says; without a spec it gets a placeholder run.
     Process {
         hook: &'a Hook,
         spec: Option<ExecSpec>,
+        read: Read,
     },
     /// Work done in-process while the processes run (a built-in guard):
     /// its run and answer.
@@ -36,9 +47,13 @@ pub(super) enum Job<'a> {
     Http {
         hook: &'a Hook,
         request: super::http::Request,
+        read: Read,
     },
     /// Not run, and why (`select` said it).
     NotRun(String),
+    /// Cannot be evaluated on this machine (a judgement with no model to
+    /// ask), and why: hookrun's own failure, which the trust rule decides.
+    Unavailable(String),
 }
 
 /// How `hook` runs for `event`; `not_run` is why `select` holds it back.
@@ -56,7 +71,31 @@ pub(super) fn job_of<'a>(
         Action::Command { .. } => Job::Process {
             hook,
             spec: spec_of(hook, event, ctx, stdin_for(hook, event)),
+            read: Read::Output,
         },
+        Action::Prompt {
+            prompt,
+            model,
+            provider,
+            ..
+        } => {
+            let text = super::judge::judged_text(event, prompt);
+            let route = super::judge::prompt_route(
+                &text,
+                model.as_deref(),
+                *provider,
+                &super::judge::Env::process(),
+                timeout_for(hook, event, ctx),
+                config.limits.max_output_bytes,
+            );
+            judge_job(hook, route, text, event, ctx)
+        }
+        Action::Agent { prompt, model } => {
+            let text = super::judge::prompt_text(prompt, &String::from_utf8_lossy(&event.bytes));
+            let route = super::judge::agent_route(model.as_deref(), &super::judge::Env::process());
+            judge_job(hook, route, text, event, ctx)
+        }
+        Action::McpTool { .. } => Job::Unavailable("mcp_tool hooks are not wired yet".into()),
         Action::Builtin(b) => Job::InProcess(Box::new(move || {
             let guard_ctx = config.guard_context(Path::new(&ctx.project_dir));
             run_builtin(b, &hook.display_name(), event, &guard_ctx)
@@ -75,19 +114,75 @@ pub(super) fn job_of<'a>(
                     &|name| std::env::var(name).ok(),
                 ),
                 body: stdin_for(hook, event),
-                timeout: crate::launch::timeout_of(hook, event)
-                    .min(ctx.timeout_cap.unwrap_or(std::time::Duration::MAX)),
+                timeout: timeout_for(hook, event, ctx),
                 cap: config.limits.max_output_bytes,
                 refused: (!config.http_policy.allows_url(hook, url)).then(|| {
                     format!(
                         "HTTP hook blocked: {url} does not match any pattern in allowedHttpHookUrls"
                     )
                 }),
+                public_only: true,
             },
+            read: Read::Output,
         },
         // `select` never selects these: it skips them, and the event is
         // not fully evaluated (`Plan::unevaluated`).
         Action::Unsupported { kind } => Job::NotRun(format!("hookrun cannot run {kind}s")),
+    }
+}
+
+/// A hook's timeout, cut to the caller's cap.
+fn timeout_for(hook: &Hook, event: &Event, ctx: &Context) -> std::time::Duration {
+    crate::launch::timeout_of(hook, event).min(ctx.timeout_cap.unwrap_or(std::time::Duration::MAX))
+}
+
+/// The job of a judgement: a request, the Claude Code CLI as a process
+/// (the prompt on its stdin, killed as a tree on timeout like any hook),
+/// or hookrun's own failure.
+fn judge_job<'a>(
+    hook: &'a Hook,
+    route: super::judge::Route,
+    text: String,
+    event: &Event,
+    ctx: &Context,
+) -> Job<'a> {
+    use super::judge::Route;
+    match route {
+        Route::Api { request, provider } => Job::Http {
+            hook,
+            request,
+            read: Read::ApiVerdict(provider),
+        },
+        Route::Cli { program, args } => {
+            let cwd = crate::launch::hook_cwd(event);
+            let mut env = vec![
+                (
+                    crate::launch::DEPTH_VAR.to_owned(),
+                    (ctx.depth + 1).to_string(),
+                ),
+                (
+                    crate::launch::PARENT_VAR.to_owned(),
+                    std::process::id().to_string(),
+                ),
+            ];
+            env.extend(hook.env.iter().cloned());
+            Job::Process {
+                hook,
+                spec: Some(ExecSpec {
+                    program: exec::Program::Exec {
+                        program: program.display().to_string(),
+                        args,
+                    },
+                    input: std::sync::Arc::new(text.into_bytes()),
+                    cwd,
+                    env,
+                    clear_env: false,
+                    timeout: timeout_for(hook, event, ctx),
+                }),
+                read: Read::CliVerdict,
+            }
+        }
+        Route::Unavailable(why) => Job::Unavailable(why),
     }
 }
 
@@ -106,35 +201,45 @@ pub(super) fn run_jobs(
 ) -> Result<Vec<(HookRun, Answer)>, Error> {
     /// What is left to do for a job once the processes ran.
     enum Then<'a> {
-        Read(&'a Hook),
+        Read(&'a Hook, Read),
         TakeInProcess,
         Http(
             &'a Hook,
             Result<std::thread::JoinHandle<super::http::Done>, String>,
+            Read,
         ),
         NotRun(String),
+        Unavailable(String),
     }
     let mut specs = Vec::with_capacity(jobs.len());
     let mut in_process = Vec::new();
     let mut then = Vec::with_capacity(jobs.len());
     for job in jobs {
         match job {
-            Job::Process { hook, spec } => {
+            Job::Process { hook, spec, read } => {
                 specs.push(spec);
-                then.push(Then::Read(hook));
+                then.push(Then::Read(hook, read));
             }
             Job::InProcess(work) => {
                 specs.push(None);
                 in_process.push(work);
                 then.push(Then::TakeInProcess);
             }
-            Job::Http { hook, request } => {
+            Job::Http {
+                hook,
+                request,
+                read,
+            } => {
                 specs.push(None);
-                then.push(Then::Http(hook, super::http::start(request)));
+                then.push(Then::Http(hook, super::http::start(request), read));
             }
             Job::NotRun(why) => {
                 specs.push(None);
                 then.push(Then::NotRun(why));
+            }
+            Job::Unavailable(why) => {
+                specs.push(None);
+                then.push(Then::Unavailable(why));
             }
         }
     }
@@ -145,15 +250,25 @@ pub(super) fn run_jobs(
         .into_iter()
         .zip(then)
         .map(|(run, then)| match then {
-            Then::Read(hook) => {
+            Then::Read(hook, Read::CliVerdict) => {
+                let answer = cli_verdict_answer(hook, event, &run, ctx);
+                (run, answer)
+            }
+            Then::Read(hook, _) => {
                 let answer = read_answer(hook, event, &run, ctx);
                 (run, answer)
             }
             Then::TakeInProcess => done
                 .next()
                 .unwrap_or_else(|| (run, not_run_answer("its in-process run was lost"))),
-            Then::Http(hook, started) => http_answer(hook, event, ctx, started),
+            Then::Http(hook, started, read) => http_answer(hook, event, ctx, started, read),
             Then::NotRun(why) => (run, not_run_answer(&why)),
+            Then::Unavailable(why) => {
+                let mut answer = not_run_answer(&why);
+                answer.notice = None;
+                answer.failure = Some(crate::answer::Failure::Unavailable { message: why });
+                (run, answer)
+            }
         })
         .collect())
 }
@@ -165,6 +280,7 @@ fn http_answer(
     event: &Event,
     ctx: &Context,
     started: Result<std::thread::JoinHandle<super::http::Done>, String>,
+    read: Read,
 ) -> (HookRun, Answer) {
     use super::http::Outcome;
     let (outcome, took) = match started.map(std::thread::JoinHandle::join) {
@@ -188,6 +304,15 @@ fn http_answer(
         in_process: false,
     };
     match outcome {
+        Outcome::Answered(body) if matches!(read, Read::ApiVerdict(_)) => {
+            let Read::ApiVerdict(provider) = read else {
+                unreachable!("matched above")
+            };
+            let verdict = super::judge::read_api_answer(provider, &body);
+            let run = run(exec::RunStatus::Exited(0), Vec::new());
+            let answer = verdict_answer(hook, event, &run, verdict);
+            (run, answer)
+        }
         Outcome::Answered(body) if is_json_object(&body) => {
             let run = run(exec::RunStatus::Exited(0), body);
             let answer = read_answer(hook, event, &run, ctx);
@@ -210,6 +335,70 @@ fn http_answer(
             failed_answer(&why),
         ),
     }
+}
+
+/// A judgement run through the Claude Code CLI: its verdict, or its
+/// failure (a timeout as any hook's).
+fn cli_verdict_answer(hook: &Hook, event: &Event, run: &HookRun, ctx: &Context) -> Answer {
+    if !matches!(run.status, exec::RunStatus::Exited(_)) {
+        return read_answer(hook, event, run, ctx);
+    }
+    let verdict = super::judge::read_cli_answer(&run.stdout.bytes).map_err(|why| {
+        let stderr = String::from_utf8_lossy(&run.stderr.bytes);
+        let stderr = stderr.trim();
+        if stderr.is_empty() {
+            why
+        } else {
+            format!("{why} ({})", stderr.chars().take(300).collect::<String>())
+        }
+    });
+    verdict_answer(hook, event, run, verdict)
+}
+
+/// A verdict's answer: `ok: false` blocks as Claude Code blocks for the
+/// kind (a prompt's `[<prompt>]: <reason>`, ending the turn unless on Stop
+/// or with `continue_on_block`; an agent's "Agent hook condition was not
+/// met: <reason>"); no verdict is the hook's failure.
+fn verdict_answer(
+    hook: &Hook,
+    event: &Event,
+    run: &HookRun,
+    verdict: Result<super::judge::Verdict, String>,
+) -> Answer {
+    let verdict = match verdict {
+        Ok(v) => v,
+        Err(why) => return failed_answer(&why),
+    };
+    let label = hook.label();
+    let json = if verdict.ok {
+        None
+    } else {
+        let reason = verdict.reason.unwrap_or_default();
+        let (text, end_turn) = match &hook.action {
+            Action::Prompt {
+                continue_on_block, ..
+            } => (
+                format!("[{label}]: {reason}"),
+                !continue_on_block && !matches!(event.name.as_str(), "Stop" | "SubagentStop"),
+            ),
+            _ => (format!("Agent hook condition was not met: {reason}"), false),
+        };
+        Some(crate::answer::verdict::judged_json(
+            &event.name,
+            &text,
+            end_turn.then_some(reason.as_str()),
+        ))
+    };
+    let judged = HookRun {
+        stdout: exec::Captured {
+            bytes: json.map(|j| j.to_string().into_bytes()).unwrap_or_default(),
+            dropped: 0,
+        },
+        stderr: exec::Captured::default(),
+        status: exec::RunStatus::Exited(0),
+        ..run.clone()
+    };
+    crate::answer::classify(&event.name, &label, &judged)
 }
 
 /// Whether a body is one JSON object (after a BOM and whitespace).
@@ -245,7 +434,12 @@ pub(super) fn start_async(
         Action::Command { .. } => {
             spec_of(hook, event, ctx, input).map(|s| exec::spawn_async(&s, &s.input))
         }
-        Action::Builtin(_) | Action::Http { .. } | Action::Unsupported { .. } => None,
+        Action::Builtin(_)
+        | Action::Http { .. }
+        | Action::Prompt { .. }
+        | Action::Agent { .. }
+        | Action::McpTool { .. }
+        | Action::Unsupported { .. } => None,
     }
 }
 
@@ -263,6 +457,23 @@ pub(crate) fn describe(action: &Action) -> String {
             args: Some(args),
         } => format!("exec {command:?} {args:?}"),
         Action::Http { url, .. } => format!("POST {url}"),
+        Action::Prompt {
+            prompt,
+            model,
+            provider,
+            ..
+        } => format!(
+            "prompt {prompt:?} judged by a model ({}{})",
+            provider.name(),
+            model
+                .as_deref()
+                .map(|m| format!(", {m}"))
+                .unwrap_or_default()
+        ),
+        Action::Agent { prompt, .. } => {
+            format!("agent {prompt:?} judged through the Claude Code CLI")
+        }
+        Action::McpTool { server, tool, .. } => format!("MCP tool `{tool}` of server `{server}`"),
         Action::Unsupported { kind } => kind.clone(),
         Action::Builtin(b) => {
             let mode = if b.mode == crate::builtin::Mode::Warn {

@@ -30,6 +30,10 @@ pub(super) struct Request {
     /// Why the request may not be sent at all (Claude Code's
     /// `allowedHttpHookUrls`): the hook then fails without one.
     pub refused: Option<String>,
+    /// Only public and loopback addresses may be reached (an http hook's
+    /// URL, from a config); a model API the user's environment names is
+    /// reached wherever it is.
+    pub public_only: bool,
 }
 
 /// How a request ended.
@@ -120,7 +124,11 @@ fn public_or_loopback(ip: std::net::IpAddr) -> bool {
 /// `unversioned` one: the lock file pins the version it was written
 /// against.)
 #[derive(Debug, Default)]
-struct PublicOnly(ureq::unversioned::resolver::DefaultResolver);
+struct PublicOnly {
+    inner: ureq::unversioned::resolver::DefaultResolver,
+    /// Off: every address the name resolves to is fine.
+    enforce: bool,
+}
 
 impl ureq::unversioned::resolver::Resolver for PublicOnly {
     fn resolve(
@@ -129,8 +137,11 @@ impl ureq::unversioned::resolver::Resolver for PublicOnly {
         config: &ureq::config::Config,
         timeout: ureq::unversioned::transport::NextTimeout,
     ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
-        let addresses = self.0.resolve(uri, config, timeout)?;
-        let Some(a) = addresses.iter().find(|a| !public_or_loopback(a.ip())) else {
+        let addresses = self.inner.resolve(uri, config, timeout)?;
+        let Some(a) = addresses
+            .iter()
+            .find(|a| self.enforce && !public_or_loopback(a.ip()))
+        else {
             return Ok(addresses);
         };
         let host = uri.host().unwrap_or("");
@@ -171,7 +182,10 @@ fn post(request: &Request) -> Outcome {
     let agent = ureq::Agent::with_parts(
         config,
         ureq::unversioned::transport::DefaultConnector::default(),
-        PublicOnly::default(),
+        PublicOnly {
+            inner: ureq::unversioned::resolver::DefaultResolver::default(),
+            enforce: request.public_only,
+        },
     );
     let mut call = agent
         .post(&request.url)

@@ -8,6 +8,8 @@ mod chain;
 mod handler;
 mod hooks;
 mod http;
+mod judge;
+pub(crate) use judge::unavailable as judge_unavailable;
 mod model;
 mod restrict;
 mod rewrites;
@@ -55,6 +57,7 @@ pub(crate) fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<
         }
         order => Some(run_chain(config, event, ctx, order, &mut eval)?),
     };
+    unavailable_to_unevaluated(config, &mut eval);
     merge_into(config, event, chained.as_ref(), &mut eval);
     if rewrites::judge_rewritten_input(config, event, Path::new(&ctx.project_dir), &mut eval) {
         merge_into(config, event, chained.as_ref(), &mut eval);
@@ -101,6 +104,24 @@ pub(crate) fn evaluate(config: &Config, event: &Event, ctx: &Context) -> Result<
     }
     eval.notices = notices;
     Ok(eval)
+}
+
+/// Hooks that ran but could not be evaluated on this machine (a judgement
+/// with no model to ask) join those `select` could not run: their
+/// answers are unknown, which the trust rule decides, not their fail mode.
+fn unavailable_to_unevaluated(config: &Config, eval: &mut Evaluation) {
+    for (sel, answer) in eval.selected.iter().zip(eval.answers.iter_mut()) {
+        if let Some(crate::answer::Failure::Unavailable { message }) = &answer.failure {
+            let hook = &config.hooks[sel.hook];
+            eval.plan.unevaluated.push(format!(
+                "{} `{}`: {message}, so this event was not fully evaluated",
+                hook.origin.file.display(),
+                hook.origin.key
+            ));
+            answer.failure = None;
+            answer.notice = None;
+        }
+    }
 }
 
 /// Hooks that match but that hookrun cannot run: their answers are

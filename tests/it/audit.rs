@@ -313,9 +313,9 @@ fn builtin_config_errors_are_located() {
         .run();
     assert!(
         out.code == 1
-            && out
-                .stderr
-                .contains("one of `command`, `builtin` and `http`, not several"),
+            && out.stderr.contains(
+                "one of `command`, `builtin`, `http`, `prompt`, `agent`, `mcp_tool`, not several"
+            ),
         "{}",
         out.stderr
     );

@@ -159,16 +159,17 @@ fn invalid_guard_entry_ignores_the_file_and_says_why() {
 #[test]
 fn unsupported_handler_types_are_reported_and_skipped() {
     let out = HookTest::new()
-        .json(settings("PreToolUse", "Bash", json!([{"type": "prompt", "prompt": "is this ok?"}, {"type": "mcp_tool", "server": "s", "tool": "t"}])))
+        .json(settings(
+            "PreToolUse",
+            "Bash",
+            json!([{"type": "command", "command": "Get-Date", "shell": "powershell"}]),
+        ))
         .pre_tool_use("ls")
         .env("HOOKRUN_ON_ERROR", "allow")
         .run();
     assert_eq!(out.code, 0);
     let msg = out.system_message();
-    assert!(
-        msg.contains("prompt handler") && msg.contains("mcp_tool handler"),
-        "{msg}"
-    );
+    assert!(msg.contains("powershell command"), "{msg}");
 }
 
 #[test]

@@ -229,11 +229,13 @@ fn schema_describes_the_toml_keys() {
         .collect();
     keys.sort_unstable();
     let want = [
+        "agent",
         "allowed_env_vars",
         "args",
         "async",
         "builtin",
         "command",
+        "continue_on_block",
         "env",
         "event",
         "fail_mode",
@@ -243,10 +245,14 @@ fn schema_describes_the_toml_keys() {
         "input",
         "matcher",
         "matcher_syntax",
+        "mcp_tool",
         "mode",
+        "model",
         "name",
         "on_failure",
         "options",
+        "prompt",
+        "provider",
         "timeout",
     ];
     assert_eq!(keys, want);

@@ -13,11 +13,14 @@ use crate::support::{HookTest, cmd, hookrun_in, settings};
 
 /// One request the server received.
 #[derive(Debug, Clone)]
-struct Seen {
-    path: String,
-    headers: Vec<(String, String)>,
-    body: Value,
+pub(crate) struct Seen {
+    pub(crate) path: String,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Value,
 }
+
+/// How a server answers a request's path: status line and body.
+pub(crate) type Reply = fn(&str) -> (&'static str, String);
 
 /// A local HTTP server on a free port, answering by path (see `reply`);
 /// it records every request.
@@ -28,6 +31,11 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start() -> Server {
+        Server::answering(reply)
+    }
+
+    /// A server answering with `reply`.
+    pub(crate) fn answering(reply: Reply) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let url = format!("http://{}", listener.local_addr().expect("addr"));
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -35,7 +43,7 @@ impl Server {
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let record = Arc::clone(&record);
-                std::thread::spawn(move || serve_one(stream, &record));
+                std::thread::spawn(move || serve_one(stream, &record, reply));
             }
         });
         Server { url, seen }
@@ -45,12 +53,12 @@ impl Server {
         format!("{}{path}", self.url)
     }
 
-    fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
 }
 
-fn serve_one(stream: std::net::TcpStream, record: &Mutex<Vec<Seen>>) {
+fn serve_one(stream: std::net::TcpStream, record: &Mutex<Vec<Seen>>, reply: Reply) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
     let mut line = String::new();
     if reader.read_line(&mut line).is_err() {

@@ -29,6 +29,7 @@ mod guard_own_files;
 mod guard_paths_shell;
 mod http_hooks;
 mod json_answers;
+mod judge_hooks;
 mod merge;
 mod no_silent_allow;
 mod on_error;

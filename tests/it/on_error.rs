@@ -112,6 +112,7 @@ fn a_permission_request_is_denied_and_a_session_start_only_told() {
     assert_eq!(out.json()["decision"], "block", "{out:?}");
 }
 
+/// An agent hook where no Claude Code CLI is installed to run it.
 fn unsupported() -> HookTest {
     HookTest::new().json(settings(
         "PreToolUse",
@@ -129,7 +130,8 @@ fn a_handler_hookrun_cannot_run_blocks_where_it_would_have_run() {
         .unwrap_or("")
         .to_owned();
     assert!(
-        reason.contains("settings-1.json") && reason.contains("hookrun cannot run agent"),
+        reason.contains("settings-1.json")
+            && reason.contains("Claude Code CLI, which is not installed"),
         "{reason}"
     );
     // Let through on request, and said.

@@ -168,6 +168,7 @@ impl HookTest {
             .env_remove("HOOKRUN_CONFIG")
             .env_remove("HOOKRUN_AUDIT_KEY_FILE")
             .env_remove("HOOKRUN_ON_ERROR")
+            .envs(NO_MODEL.iter().map(|(k, v)| (k, v)))
             .envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
@@ -296,6 +297,18 @@ pub(crate) fn cmd(command: &str) -> Value {
     json!({"type": "command", "command": command})
 }
 
+/// No model API or Claude Code CLI of the machine's: a prompt or agent
+/// hook reaches only what a test names.
+const NO_MODEL: &[(&str, &str)] = &[
+    ("ANTHROPIC_API_KEY", ""),
+    ("ANTHROPIC_AUTH_TOKEN", ""),
+    ("ANTHROPIC_BASE_URL", ""),
+    ("ANTHROPIC_MODEL", ""),
+    ("OPENAI_API_KEY", ""),
+    ("OPENAI_BASE_URL", ""),
+    ("HOOKRUN_CLAUDE", ""),
+];
+
 /// Runs hookrun with `args` in `dir`, isolated from the user's configs
 /// (HOME and XDG_CONFIG_HOME under `dir`, no `CLAUDE_PROJECT_DIR` or
 /// `HOOKRUN_CONFIG`): exit code, stdout, stderr.
@@ -307,6 +320,7 @@ pub(crate) fn hookrun_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .env_remove("HOOKRUN_CONFIG")
         .env("HOME", dir)
         .env("XDG_CONFIG_HOME", dir.join(".xdg-config"))
+        .envs(NO_MODEL.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("run hookrun");
     (
@@ -326,4 +340,10 @@ pub(crate) fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> std::process
         .expect("spawn");
     std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), stdin).expect("write");
     child.wait_with_output().expect("wait")
+}
+
+/// Makes a file the test wrote executable.
+pub(crate) fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
 }

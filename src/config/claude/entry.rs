@@ -9,9 +9,6 @@ use crate::config::model::{Hook, LoadOptions};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::wording::kind_of;
 
-/// Handler types Claude Code knows; all but `command` are skipped by hookrun.
-pub(super) const OTHER_TYPES: &[&str] = &["prompt", "agent", "mcp_tool"];
-
 /// A problem with one entry: its code and what is wrong.
 pub(super) type Problem = (Code, String);
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::entry::{Ctx, OTHER_TYPES, Problem, opt_bool, opt_str, wrong_type};
+use super::entry::{Ctx, Problem, opt_bool, opt_str, wrong_type};
 use crate::config::model::{
     Action, FailMode, Hook, Origin, dedup_key, looks_like_millis, timeout_from_secs,
 };
@@ -126,19 +126,23 @@ impl Ctx<'_> {
                 }
             }
             "http" => (http_action(h)?, String::new()),
-            k if OTHER_TYPES.contains(&k) => {
-                let detail = ["prompt", "url", "server", "tool", "input"]
-                    .iter()
-                    .filter_map(|f| h.get(*f).map(Value::to_string))
-                    .collect::<Vec<_>>()
-                    .join("\0");
-                (
-                    Action::Unsupported {
-                        kind: format!("{k} handler"),
-                    },
-                    detail,
-                )
-            }
+            "prompt" => (
+                Action::Prompt {
+                    prompt: prompt_of(h, kind)?,
+                    model: opt_str(h, "model")?,
+                    provider: crate::config::model::Provider::Anthropic,
+                    continue_on_block: opt_bool(h, "continueOnBlock")?,
+                },
+                String::new(),
+            ),
+            "agent" => (
+                Action::Agent {
+                    prompt: prompt_of(h, kind)?,
+                    model: opt_str(h, "model")?,
+                },
+                String::new(),
+            ),
+            "mcp_tool" => (mcp_tool_action(h)?, String::new()),
             other => {
                 return Err((
                     Code::UnknownHandlerType,
@@ -234,5 +238,44 @@ fn http_action(h: &serde_json::Map<String, Value>) -> Result<Action, Problem> {
         url,
         headers,
         allowed_env_vars,
+    })
+}
+
+/// A `prompt` or `agent` handler's `prompt`: a string with text in it.
+fn prompt_of(h: &serde_json::Map<String, Value>, kind: &str) -> Result<String, Problem> {
+    match h.get("prompt") {
+        Some(Value::String(p)) if !p.trim().is_empty() => Ok(p.clone()),
+        Some(Value::String(_)) => Err((Code::MissingCommand, "has an empty `prompt`".to_owned())),
+        Some(other) => Err(wrong_type("prompt", other, "a string")),
+        None => Err((
+            Code::MissingCommand,
+            format!("is a {kind} handler without `prompt`"),
+        )),
+    }
+}
+
+/// An `mcp_tool` handler's action: `server` and `tool` (strings), `input`
+/// (an object).
+fn mcp_tool_action(h: &serde_json::Map<String, Value>) -> Result<Action, Problem> {
+    let name = |key: &str| match h.get(key) {
+        Some(Value::String(v)) if !v.trim().is_empty() => Ok(v.clone()),
+        Some(Value::String(_)) => Err((Code::MissingCommand, format!("has an empty `{key}`"))),
+        Some(other) => Err(wrong_type(key, other, "a string")),
+        None => Err((
+            Code::MissingCommand,
+            format!("is an mcp_tool handler without `{key}`"),
+        )),
+    };
+    let server = name("server")?;
+    let tool = name("tool")?;
+    let input = match h.get("input") {
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => return Err(wrong_type("input", other, "an object")),
+    };
+    Ok(Action::McpTool {
+        server,
+        tool,
+        input,
     })
 }

@@ -9,7 +9,12 @@
 //! | `onFailure: "block"` | `on_failure = "block"` (Claude Code's rules: ignored on Stop-like events) |
 //! | `statusMessage` | `name` |
 //! | `asyncRewake` | `async = true` (the rewake is lost: warned) |
-//! | `once`, `shell: "powershell"`, prompt/agent/http/mcp_tool handlers, `disableAllHooks` | not carried (warned) |
+//! | `type: "http"` (`url`, `headers`, `allowedEnvVars`) | `http`, `headers`, `allowed_env_vars` |
+//! | `type: "prompt"` (`prompt`, `model`, `continueOnBlock`) | `prompt`, `model`, `continue_on_block` |
+//! | `type: "agent"` (`prompt`, `model`) | `agent`, `model` |
+//! | `type: "mcp_tool"` (`server`, `tool`, `input`) | `mcp_tool = { server, tool, input }` (the server stays where Claude Code configures it) |
+//! | `once`, `shell: "powershell"`, `disableAllHooks` | not carried (warned) |
+//! | — | `provider = "openai"`, `[mcp_servers]` (not carried to JSON: warned) |
 //! | — | `env`, `[limits]` (not carried to JSON: warned) |
 
 use serde::Serialize;
@@ -40,6 +45,16 @@ struct TomlHook {
     headers: Option<toml::Table>,
     #[serde(skip_serializing_if = "Option::is_none")]
     allowed_env_vars: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prompt: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mcp_tool: Option<toml::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    continue_on_block: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mode: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,13 +156,16 @@ fn handler_to_toml(
     warnings: &mut Vec<String>,
 ) -> Option<TomlHook> {
     let kind = h.get("type").and_then(Value::as_str).unwrap_or("");
-    let (command, url) = match kind {
+    let text = |field: &str| {
+        h.get(field)
+            .and_then(Value::as_str)
+            .filter(|c| !c.trim().is_empty())
+    };
+    let (mut command, mut url, mut prompt, mut agent, mut mcp_tool) =
+        (None, None, None, None, None);
+    let own: &[&str] = match kind {
         "command" => {
-            let Some(command) = h
-                .get("command")
-                .and_then(Value::as_str)
-                .filter(|c| !c.trim().is_empty())
-            else {
+            let Some(c) = text("command") else {
                 warnings.push(format!(
                     "`{key}`: a command handler without `command` is invalid: not converted"
                 ));
@@ -157,19 +175,64 @@ fn handler_to_toml(
                 warnings.push(format!("`{key}`: a `shell: \"powershell\"` handler cannot be expressed in hookrun TOML: not converted"));
                 return None;
             }
-            (Some(command), None)
+            command = Some(c);
+            &["command", "args", "shell"]
         }
         "http" => {
-            let Some(url) = h.get("url").and_then(Value::as_str) else {
+            let Some(u) = h.get("url").and_then(Value::as_str) else {
                 warnings.push(format!(
                     "`{key}`: an http handler without `url` is invalid: not converted"
                 ));
                 return None;
             };
-            (None, Some(url))
+            url = Some(u);
+            &["url", "headers", "allowedEnvVars"]
+        }
+        "prompt" | "agent" => {
+            let Some(p) = text("prompt") else {
+                warnings.push(format!(
+                    "`{key}`: a {kind} handler without `prompt` is invalid: not converted"
+                ));
+                return None;
+            };
+            if kind == "prompt" {
+                prompt = Some(p);
+                &["prompt", "model", "continueOnBlock"]
+            } else {
+                agent = Some(p);
+                &["prompt", "model"]
+            }
+        }
+        "mcp_tool" => {
+            let (Some(server), Some(tool)) = (text("server"), text("tool")) else {
+                warnings.push(format!(
+                    "`{key}`: an mcp_tool handler without `server` and `tool` is invalid: not converted"
+                ));
+                return None;
+            };
+            let mut call = toml::Table::new();
+            call.insert("server".into(), server.into());
+            call.insert("tool".into(), tool.into());
+            if let Some(input) = h.get("input").filter(|i| !i.is_null()) {
+                match toml::Value::try_from(input) {
+                    Ok(v) => {
+                        call.insert("input".into(), v);
+                    }
+                    Err(e) => {
+                        warnings.push(format!(
+                            "`{key}.input` cannot be written as TOML ({e}): not converted"
+                        ));
+                        return None;
+                    }
+                }
+            }
+            mcp_tool = Some(toml::Value::Table(call));
+            &["server", "tool", "input"]
         }
         _ => {
-            warnings.push(format!("`{key}`: a `{kind}` handler cannot be expressed in hookrun TOML (hookrun runs command and http hooks): not converted"));
+            warnings.push(format!(
+                "`{key}`: a `{kind}` handler is not a type Claude Code runs: not converted"
+            ));
             return None;
         }
     };
@@ -183,11 +246,6 @@ fn handler_to_toml(
         "statusMessage",
         "once",
     ];
-    let own: &[&str] = if url.is_some() {
-        &["url", "headers", "allowedEnvVars"]
-    } else {
-        &["command", "args", "shell"]
-    };
     if let Some(obj) = h.as_object() {
         for k in obj
             .keys()
@@ -235,6 +293,11 @@ fn handler_to_toml(
             .collect()
     });
     Some(TomlHook {
+        prompt: prompt.map(str::to_owned),
+        agent: agent.map(str::to_owned),
+        mcp_tool,
+        model: text("model").map(str::to_owned),
+        continue_on_block: (h.get("continueOnBlock") == Some(&Value::Bool(true))).then_some(true),
         http: url.map(str::to_owned),
         headers,
         allowed_env_vars,
@@ -279,6 +342,12 @@ pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String
     if text.lines().any(|l| l.trim_start().starts_with("[limits]")) {
         warnings.push("`[limits]` has no Claude Code equivalent: not converted".into());
     }
+    for server in &config.mcp_servers {
+        warnings.push(format!(
+            "`[mcp_servers.{}]`: Claude Code reads MCP servers from its own MCP config (`.mcp.json`, `claude mcp add`), not its settings: not converted",
+            server.name
+        ));
+    }
     let mut events: Map<String, Value> = Map::new();
     for hook in &config.hooks {
         let mut h = Map::new();
@@ -312,6 +381,48 @@ pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String
                 }
                 if !allowed_env_vars.is_empty() {
                     h.insert("allowedEnvVars".into(), json!(allowed_env_vars));
+                }
+            }
+            crate::config::Action::Prompt {
+                prompt,
+                model,
+                provider,
+                continue_on_block,
+            } => {
+                h.insert("type".into(), "prompt".into());
+                h.insert("prompt".into(), prompt.clone().into());
+                if let Some(m) = model {
+                    h.insert("model".into(), m.clone().into());
+                }
+                if *continue_on_block {
+                    h.insert("continueOnBlock".into(), Value::Bool(true));
+                }
+                if *provider != crate::config::Provider::Anthropic {
+                    warnings.push(format!(
+                        "`{}`: `provider = \"{}\"` cannot be expressed in Claude Code settings (its prompt hooks ask Claude Code's own model): not converted",
+                        hook.origin.key,
+                        provider.name()
+                    ));
+                    continue;
+                }
+            }
+            crate::config::Action::Agent { prompt, model } => {
+                h.insert("type".into(), "agent".into());
+                h.insert("prompt".into(), prompt.clone().into());
+                if let Some(m) = model {
+                    h.insert("model".into(), m.clone().into());
+                }
+            }
+            crate::config::Action::McpTool {
+                server,
+                tool,
+                input,
+            } => {
+                h.insert("type".into(), "mcp_tool".into());
+                h.insert("server".into(), server.clone().into());
+                h.insert("tool".into(), tool.clone().into());
+                if !input.is_empty() {
+                    h.insert("input".into(), Value::Object(input.clone()));
                 }
             }
             crate::config::Action::Unsupported { kind } => {
