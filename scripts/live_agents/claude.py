@@ -12,7 +12,8 @@ turn, so a Stop continuation simply gets the next scripted turn.
 
 What is compared:
 
-- ``requests``: for each main-loop request (one offering tools) the
+- ``requests``: for each main-loop request (one offering tools, but an
+  agent hook's sub-agent's: see ``model_hooks``) the
   ``messages`` array, which carries everything hooks can add: tool results,
   hook context (in the system-role message Claude Code puts after the prompt),
   reminders, Stop feedback. ``cache_control`` markers are dropped;
@@ -29,7 +30,16 @@ import json
 import os
 import time
 
-from . import bounded, broken_config, claude_install, claude_plugin, claude_scenarios, common, http_config
+from . import (
+    bounded,
+    broken_config,
+    claude_install,
+    claude_plugin,
+    claude_scenarios,
+    common,
+    http_config,
+    model_hooks,
+)
 from .claude_scenarios import DONE, Script
 from .common import MockServer, RunResult, Scenario
 
@@ -68,7 +78,7 @@ BROKEN_CONFIG = broken_config.Agent(
 
 def scenarios() -> list[Scenario]:
     """The A/B scenarios, then the plugin, install and broken-config checks."""
-    return (claude_scenarios.scenarios() + claude_plugin.scenarios()
+    return (claude_scenarios.scenarios() + model_hooks.scenarios() + claude_plugin.scenarios()
             + claude_install.scenarios() + broken_config.scenarios(BROKEN_CONFIG)
             + http_config.scenarios(BROKEN_CONFIG))
 
@@ -96,8 +106,11 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     # run directory it goes away with the run.
     tmp = os.path.join(run_dir, "tmp")
     os.makedirs(tmp)
+    # The pinned CLI is on PATH (and named by HOOKRUN_CLAUDE) in every mode:
+    # hookrun's agent handler runs it in B modes; A runs its hooks in-process.
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PATH": os.path.dirname(binary(ctx)) + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOOKRUN_CLAUDE": binary(ctx),
         "HOME": home,
         "LANG": "C.UTF-8",
         "CLAUDE_CODE_TMPDIR": tmp,
@@ -192,7 +205,7 @@ def _log(mode, exit_code, seconds, stderr, lines, recorded) -> str:
     side = len(recorded) - len(_main_loop(recorded))
     return (
         f"mode {mode}: exit {exit_code} in {seconds:.1f}s, {side} side requests\n"
-        f"stderr: {stderr.strip()}\n" + "\n".join(shown)
+        f"stderr: {stderr.strip()}\n" + "\n".join(model_hooks.summary(recorded) + shown)
     )
 
 
@@ -201,9 +214,10 @@ def _log(mode, exit_code, seconds, stderr, lines, recorded) -> str:
 
 
 def _mock_handler(script: Script, project: str):
-    """The handler for `MockServer`: main-loop requests get the scenario's
-    turn for the conversation so far; other model requests a short text;
-    count_tokens a count; anything else `200 {}`."""
+    """The handler for `MockServer`: a prompt or agent hook's own request
+    gets the scenario's verdict (``model_hooks``); main-loop requests the
+    scenario's turn for the conversation so far; other model requests a
+    short text; count_tokens a count; anything else `200 {}`."""
 
     def handler(method, path, body, server):
         route = path.split("?")[0]
@@ -212,7 +226,12 @@ def _mock_handler(script: Script, project: str):
         if route != "/v1/messages" or not isinstance(body, dict):
             return _json(200, {})
         model = body.get("model", "claude-mock")
-        if body.get("tools"):
+        kind = model_hooks.request_kind(body)
+        if kind is not None:
+            status, blocks = model_hooks.answer(script, kind, body, server)
+            if status != 200:
+                return _json(status, blocks)
+        elif body.get("tools"):
             blocks = script.answer(body.get("messages", []), project)
         else:
             blocks = [{"type": "text", "text": "ok"}]
@@ -268,11 +287,13 @@ def _events(model: str, blocks: list[dict]) -> list[tuple[str, dict]]:
 
 
 def _main_loop(recorded: list[dict]) -> list[dict]:
-    """The main-loop model requests: those offering tools."""
+    """The main-loop model requests: those offering tools, but an agent
+    hook's sub-agent's (``model_hooks.request_kind``)."""
     return [
         r for r in recorded
         if r["path"].split("?")[0] == "/v1/messages"
         and isinstance(r["body"], dict) and r["body"].get("tools")
+        and model_hooks.request_kind(r["body"]) is None
     ]
 
 
