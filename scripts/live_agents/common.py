@@ -268,6 +268,8 @@ class OwnConfig:
     toml: str
     args: tuple = ()
     home_files: dict = dataclasses.field(default_factory=dict)
+    # Variables hookrun is run with (``env K=V`` before the command).
+    env: dict = dataclasses.field(default_factory=dict)
 
 
 def own_config_command(ctx: Context, sc: Scenario, run_dir: str, *extra: str) -> str:
@@ -278,7 +280,11 @@ def own_config_command(ctx: Context, sc: Scenario, run_dir: str, *extra: str) ->
     with open(path, "w") as f:
         f.write(setup.toml)
     write_files(os.path.join(run_dir, "home"), setup.home_files)
-    return hookrun_command(ctx, path, *extra, *setup.args)
+    command = hookrun_command(ctx, path, *extra, *setup.args)
+    if setup.env:
+        pairs = " ".join(shlex.quote(f"{k}={v}") for k, v in setup.env.items())
+        command = f"env {pairs} {command}"
+    return command
 
 
 def home_files_left(sc: Scenario, run_dir: str) -> dict:

@@ -11,7 +11,10 @@ policy server for every agent). Per agent:
   reaches the model;
 - ``http-allow-runs-rm``: the server answers nothing; the ``rm`` runs;
 - ``http-timeout-closed-blocks-rm``: the server answers after the hook's
-  one-second timeout, under ``fail_mode = "closed"``; the ``rm`` is blocked.
+  one-second timeout, under ``fail_mode = "closed"``; the ``rm`` is blocked;
+- ``prompt-deny-blocks-rm`` / ``prompt-allow-runs-rm``: a prompt hook judged
+  by the same server as a Messages API (``ANTHROPIC_BASE_URL``): ``ok:
+  false`` blocks the ``rm`` with the judge's reason, ``ok: true`` lets it run.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from .broken_config import HOME_FILES, Agent
 from .common import OWN_CONFIG, OwnConfig, RunResult, Scenario
 
 REASON = "the policy server says no"
+JUDGED = "the model judge says this is not safe"
 
 
 def _config(path: str, extra: str = "") -> str:
@@ -34,12 +38,26 @@ def _config(path: str, extra: str = "") -> str:
     )
 
 
+def _prompt_config() -> str:
+    return (
+        "[[hooks]]\n"
+        'event = "PreToolUse"\n'
+        'prompt = "Is this command safe? $ARGUMENTS"\n'
+        'input = "claude"\n'
+    )
+
+
+def _judge_env(path: str) -> dict:
+    return {"ANTHROPIC_BASE_URL": http_server.url(path), "ANTHROPIC_API_KEY": "mock-key",
+            "HOOKRUN_CLAUDE": ""}
+
+
 def scenarios(agent: Agent, timeout: float = 120.0) -> list[Scenario]:
-    def s(name, toml, expect):
+    def s(name, toml, expect, env=None, kind="http"):
         return Scenario(
-            name=f"http-{name}", hooks={agent.pre_event: []}, script=agent.rm_script,
+            name=f"{kind}-{name}", hooks={agent.pre_event: []}, script=agent.rm_script,
             modes=(OWN_CONFIG,), expect=expect, timeout=timeout,
-            setup=OwnConfig(toml=toml, home_files=HOME_FILES),
+            setup=OwnConfig(toml=toml, home_files=HOME_FILES, env=env or {}),
         )
 
     return [
@@ -47,15 +65,25 @@ def scenarios(agent: Agent, timeout: float = 120.0) -> list[Scenario]:
         s("allow-runs-rm", _config("/empty"), _ran(agent)),
         s("timeout-closed-blocks-rm",
           _config("/slow", 'timeout = 1\nfail_mode = "closed"\n'), _blocked(agent, "timed out")),
+        s("deny-blocks-rm", _prompt_config(), _blocked(agent, JUDGED, ends_turn=True),
+          env=_judge_env("/model-deny"), kind="prompt"),
+        s("allow-runs-rm", _prompt_config(), _ran(agent),
+          env=_judge_env("/model-allow"), kind="prompt"),
     ]
 
 
-def _blocked(agent: Agent, reason: str):
+def _blocked(agent: Agent, reason: str, ends_turn: bool = False):
+    """The ``rm`` is blocked and ``reason`` reaches the model; with
+    ``ends_turn`` (a prompt hook's block stops the agent) it may reach the
+    user instead (the agent's output or terminal)."""
+
     def expect(result: RunResult) -> list[str]:
         problems = []
         if agent.tool_ran(result):
-            problems.append(f"the model's `rm` ran although the http hook blocks it: {result.files}")
+            problems.append(f"the model's `rm` ran although the hook blocks it: {result.files}")
         seen = json.dumps(result.requests, ensure_ascii=False)
+        if ends_turn:
+            seen += json.dumps(result.output, ensure_ascii=False) + result.log
         if reason not in seen:
             problems.append(f"the reason ({reason!r}) did not reach the model: {seen[-1500:]}")
         return problems

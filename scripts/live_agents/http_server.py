@@ -18,8 +18,21 @@ def _deny(event):
                                    "permissionDecisionReason": "the policy server says no"}}
 
 
+def _verdict(ok, reason):
+    """A model API's answer holding the verdict JSON as its text."""
+    text = json.dumps({"ok": ok, "reason": reason})
+    return json.dumps({"type": "message", "role": "assistant", "model": "mock",
+                       "content": [{"type": "text", "text": text}],
+                       "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 1}})
+
+
 def _reply(path):
-    """(status, body) for a request to ``path``."""
+    """(status, body) for a request to ``path``; ``/model-*/v1/messages``
+    is a Messages API judging a prompt hook."""
+    if path == "/model-deny/v1/messages":
+        return 200, _verdict(False, "the model judge says this is not safe")
+    if path == "/model-allow/v1/messages":
+        return 200, _verdict(True, "fine")
     if path == "/deny":
         return 200, json.dumps(_deny("PreToolUse"))
     if path == "/deny-500":

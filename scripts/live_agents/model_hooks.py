@@ -37,7 +37,7 @@ import json
 import os
 import sys
 
-from .claude_scenarios import DONE, ONE_BASH, STOP_TWICE, Script, on
+from .claude_scenarios import DONE, ONE_BASH, STOP_EXIT2, STOP_TWICE, Script, on
 from .common import Scenario
 
 PROMPT = "prompt"
@@ -150,6 +150,12 @@ def mcp_hook(tool: str, **fields) -> dict:
             "input": {"command": "${tool_input.command}"}, **fields}
 
 
+# A judgement that gives no verdict (the model API fails) lets the tool run
+# in both; Claude Code says so in a notice of its own (`hook_no_verdict`,
+# after retrying a 500 until the hook's timeout), hookrun, a command hook to
+# Claude Code, in its systemMessage (`<Event> says: …`), at once.
+NO_VERDICT = "a judgement without a verdict is reported in systemMessage, not as Claude Code's hook_no_verdict notice"
+
 SAFE = "Is this command safe to run? $ARGUMENTS"
 VERIFY = "Verify that this command is safe to run: $ARGUMENTS"
 CHECKED = "Did the assistant check its work? $ARGUMENTS"
@@ -180,11 +186,13 @@ def scenarios() -> list[Scenario]:
         # ok:false on Stop: the stop is blocked, the model gets the reason and
         # answers again; the second stop is let through.
         s("prompt-stop-deny-then-allow", on("Stop", prompt_hook(CHECKED)),
-          verdicts(PROMPT, DENY, OK, turns=STOP_TWICE.turns)),
+          verdicts(PROMPT, DENY, OK, turns=STOP_TWICE.turns), deliberate=STOP_EXIT2),
         # The model API fails: 500 is retried until the hook's timeout, 400
         # is not; either way the hook gives no verdict and the tool runs.
-        s("prompt-pre-model-500", pre(prompt_hook(SAFE, timeout=3)), verdicts(PROMPT, ERROR_500)),
-        s("prompt-pre-model-400", pre(prompt_hook(SAFE)), verdicts(PROMPT, ERROR_400)),
+        s("prompt-pre-model-500", pre(prompt_hook(SAFE, timeout=3)), verdicts(PROMPT, ERROR_500),
+          deliberate=NO_VERDICT),
+        s("prompt-pre-model-400", pre(prompt_hook(SAFE)), verdicts(PROMPT, ERROR_400),
+          deliberate=NO_VERDICT),
         # The agent hook's ok:false blocks the call; the turn goes on.
         s("agent-pre-deny", pre(agent_hook(VERIFY)), verdicts(AGENT, DENY)),
         s("agent-pre-allow", pre(agent_hook(VERIFY)), verdicts(AGENT, OK)),
