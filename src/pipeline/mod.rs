@@ -8,6 +8,7 @@ mod chain;
 mod handler;
 mod hooks;
 mod http;
+pub(crate) mod mcp;
 mod model;
 mod restrict;
 mod rewrites;
