@@ -461,10 +461,10 @@ async fn call_on_hub(call: Call, servers: Servers) -> Outcome {
             if others == 0 {
                 // Its state is unknown: the next call starts it afresh.
                 let mut conn = slot.lock().await;
-                if conn
-                    .as_ref()
-                    .is_some_and(|c| c.busy.load(Ordering::SeqCst) == 0)
-                {
+                // The same connection (not one made since), idle.
+                if conn.as_ref().is_some_and(|c| {
+                    Arc::ptr_eq(&c.busy, &busy) && c.busy.load(Ordering::SeqCst) == 0
+                }) {
                     if let Some(stuck) = conn.take() {
                         stuck.close().await;
                     }
@@ -698,8 +698,10 @@ fn child_failure(child: &mut Child) -> Option<String> {
     })
 }
 
-/// The longest line accepted from a stdio server: the cap's text escaped
-/// in JSON (up to 6 bytes a byte) and the message around it.
+/// The longest line accepted from a stdio server (or body from an HTTP
+/// one): the cap's text escaped in JSON (up to 6 bytes a byte) and the
+/// message around it. It is set when the server is connected, from that
+/// call's cap (`limits.max_output_bytes`, one for the whole config).
 fn line_limit(cap: usize) -> usize {
     cap.saturating_mul(6).saturating_add(64 * 1024)
 }
