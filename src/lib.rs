@@ -172,6 +172,9 @@ pub(crate) fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Completions { shell } => commands::meta::completions(*shell),
         cli::Command::Man(args) => commands::meta::man(args),
     };
+    // The MCP servers `mcp_tool` hooks started (none for most processes)
+    // end with the process, after its answer is out.
+    pipeline::mcp_shutdown();
     ExitCode::from(match outcome {
         Ok(status) => status,
         Err(e) => {

@@ -32,6 +32,8 @@ pub(super) struct Layer {
     pub(super) http_env_vars: Option<Vec<String>>,
     /// MCP servers the file declares.
     pub(super) mcp_servers: Vec<super::model::McpServer>,
+    /// Claude Code settings: which project `.mcp.json` servers it connects.
+    pub(super) mcp_approval: Option<super::claude::mcp::Approval>,
 }
 
 /// `[limits]`: resource caps. Later files override earlier ones key by key.

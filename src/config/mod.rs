@@ -35,9 +35,9 @@ pub(crate) use discover::{
     discover, discover_for, in_directory, looked_for, paths, project_dir, project_file, user_dir,
 };
 use layer::Layer;
-pub(crate) use model::Provider;
 pub use model::{Action, Config, FailMode, LoadOptions};
 pub(crate) use model::{Hook, Limits, Order, Origin, Unreadable, fill_header_vars};
+pub(crate) use model::{McpTransport, Provider};
 use own_files::{OwnFiles, Sources};
 pub(crate) use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
 /// Loads and layers config files in order, as Claude Code does: hook lists
@@ -86,6 +86,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         ));
     }
     let mut disable_all: Option<bool> = None;
+    let mut mcp_approval = claude::mcp::Approval::default();
     let mut policy_disable = false;
     let mut closed_default = false;
     for Found { path, source } in files {
@@ -112,6 +113,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
             untrusted::restrict(&mut layer, path);
             config.untrusted_files.push(path.clone());
         }
+        take_mcp_servers(&mut config, &mut layer, &mut mcp_approval);
         closed_default |= layer.closed_default;
         if let Some(d) = layer.disable_all {
             disable_all = Some(d);
@@ -144,10 +146,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         if let Some(l) = layer.limits {
             l.apply(&mut config.limits);
         }
-        for server in layer.mcp_servers {
-            config.mcp_servers.retain(|s| s.name != server.name);
-            config.mcp_servers.push(server);
-        }
+
         config.hooks.extend(layer.hooks);
         config.notices.extend(layer.notices);
         config.warnings.extend(layer.warnings);
@@ -159,6 +158,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         config.hooks.retain(|h| h.origin.policy);
     }
     config.off = policy_disable || disable_all == Some(true);
+    add_agent_mcp_servers(&mut config, &mcp_approval, &trust);
     config.own_files = own_files(&config);
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || closed_default
@@ -168,6 +168,52 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         config.notices.push(no_hooks(&config.files));
     }
     Ok(config)
+}
+
+/// A layer's MCP servers (replacing earlier ones of the same name) and its
+/// approval of Claude Code project servers.
+fn take_mcp_servers(config: &mut Config, layer: &mut Layer, approval: &mut claude::mcp::Approval) {
+    if let Some(a) = layer.mcp_approval.take() {
+        approval.merge(a);
+    }
+    for server in std::mem::take(&mut layer.mcp_servers) {
+        config.mcp_servers.retain(|s| s.name != server.name);
+        config.mcp_servers.push(server);
+    }
+}
+
+/// The servers Claude Code connects from the project's `.mcp.json`, where
+/// an `mcp_tool` hook names one no hookrun config declares (nothing is
+/// read for a config without such hooks).
+fn add_agent_mcp_servers(
+    config: &mut Config,
+    approval: &claude::mcp::Approval,
+    trust: &trust::TrustList,
+) {
+    let wanted = |config: &Config| {
+        config.hooks.iter().any(|h| {
+            matches!(&h.action, Action::McpTool { server, .. }
+                if !config.mcp_servers.iter().any(|s| &s.name == server))
+        })
+    };
+    if !wanted(config) {
+        return;
+    }
+    let Some(project) = project_dir() else {
+        return;
+    };
+    let loaded;
+    let trust = if trust.entries.is_empty() {
+        loaded = trust::TrustList::load().0;
+        &loaded
+    } else {
+        trust
+    };
+    for server in claude::mcp::project_servers(&project, approval, &|p, b| trust.allows(p, b)) {
+        if !config.mcp_servers.iter().any(|s| s.name == server.name) {
+            config.mcp_servers.push(server);
+        }
+    }
 }
 
 /// hookrun's own files for a loaded config: the files read, the user
@@ -295,10 +341,12 @@ pub fn load_for_check(
     let mut config = Config::default();
     let mut findings = Vec::new();
     let mut off = false;
+    let mut mcp_approval = claude::mcp::Approval::default();
     for path in paths {
         let given = stdin.filter(|_| path.as_os_str() == STDIN_NAME);
-        let (layer, errors) = read_layer_all(path, given, options);
+        let (mut layer, errors) = read_layer_all(path, given, options);
         off |= layer.disable_all == Some(true);
+        take_mcp_servers(&mut config, &mut layer, &mut mcp_approval);
         config.hooks.extend(layer.hooks);
         if layer.hookrun_plugin.is_some() {
             config.hookrun_plugin = layer.hookrun_plugin;
@@ -308,6 +356,7 @@ pub fn load_for_check(
         findings.extend(errors.into_iter().map(|e| finding_of(path, e)));
         config.files.push(path.clone());
     }
+    add_agent_mcp_servers(&mut config, &mcp_approval, &trust::TrustList::default());
     let broken = findings.iter().any(|f| f.severity == Severity::Error);
     if config.hooks.is_empty() && !off && !broken && !paths.is_empty() {
         findings.push(no_hooks(&config.files));

@@ -321,7 +321,7 @@ impl Hook {
                 .join(" "),
             Action::Http { url, .. } => url.clone(),
             Action::Prompt { prompt, .. } | Action::Agent { prompt, .. } => prompt.clone(),
-            Action::McpTool { server, tool, .. } => format!("{server}:{tool}"),
+            Action::McpTool { server, tool, .. } => format!("{server}/{tool}"),
             Action::Unsupported { kind } => format!("{kind} hook"),
             Action::Builtin(b) => b.name.to_owned(),
         }

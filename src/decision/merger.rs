@@ -61,6 +61,11 @@ impl<'a> Merger<'a> {
                 if !err.is_empty() && !matches!(failure, Failure::TimedOut { .. }) {
                     reason.push('\n');
                     reason.push_str(err);
+                } else if let (ClosedBy::OnFailure, Failure::Handler { message }) = (by, failure) {
+                    // A handler that is not a process has no stderr: why
+                    // it failed is its message.
+                    reason.push('\n');
+                    reason.push_str(message);
                 }
                 self.block(Permission::Deny, reason);
                 return;

@@ -49,6 +49,13 @@ pub(super) enum Job<'a> {
         request: super::http::Request,
         read: Read,
     },
+    /// A tool call to an MCP server, made on the MCP client's thread
+    /// (`pipeline::mcp`), its answer read as the hook's JSON stdout; or why
+    /// it cannot be made (the server is not configured).
+    Mcp {
+        hook: &'a Hook,
+        call: Result<Box<super::mcp::Call>, String>,
+    },
     /// Not run, and why (`select` said it).
     NotRun(String),
     /// Cannot be evaluated on this machine (a judgement with no model to
@@ -95,7 +102,14 @@ pub(super) fn job_of<'a>(
             let route = super::judge::agent_route(model.as_deref(), &super::judge::Env::process());
             judge_job(hook, route, text, event, ctx)
         }
-        Action::McpTool { .. } => Job::Unavailable("mcp_tool hooks are not wired yet".into()),
+        Action::McpTool {
+            server,
+            tool,
+            input,
+        } => Job::Mcp {
+            hook,
+            call: mcp_call(server, tool, input, event, ctx, config).map(Box::new),
+        },
         Action::Builtin(b) => Job::InProcess(Box::new(move || {
             let guard_ctx = config.guard_context(Path::new(&ctx.project_dir));
             run_builtin(b, &hook.display_name(), event, &guard_ctx)
@@ -129,6 +143,49 @@ pub(super) fn job_of<'a>(
         // not fully evaluated (`Plan::unevaluated`).
         Action::Unsupported { kind } => Job::NotRun(format!("hookrun cannot run {kind}s")),
     }
+}
+
+/// The call an mcp_tool hook makes: its server as configured (a stdio
+/// server runs in the project directory), `input` filled from the event.
+fn mcp_call(
+    server: &str,
+    tool: &str,
+    input: &serde_json::Map<String, serde_json::Value>,
+    event: &Event,
+    ctx: &Context,
+    config: &Config,
+) -> Result<super::mcp::Call, String> {
+    let Some(configured) = config.mcp_servers.iter().find(|s| s.name == server) else {
+        return Err(format!("MCP server '{server}' not connected"));
+    };
+    let transport = match &configured.transport {
+        crate::config::McpTransport::Stdio { command, args, env } => super::mcp::Transport::Stdio {
+            command: command.clone(),
+            args: args.clone(),
+            env: env.clone(),
+            cwd: Some(std::path::PathBuf::from(&ctx.project_dir)).filter(|d| d.is_dir()),
+        },
+        crate::config::McpTransport::Http { url, headers } => super::mcp::Transport::Http {
+            url: url.clone(),
+            headers: headers.clone(),
+        },
+    };
+    let event_value = serde_json::Value::Object(event.fields.clone());
+    let arguments =
+        match super::mcp::expand_input(&serde_json::Value::Object(input.clone()), &event_value) {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        };
+    Ok(super::mcp::Call {
+        server: super::mcp::Server {
+            name: server.to_owned(),
+            transport,
+        },
+        tool: tool.to_owned(),
+        arguments,
+        timeout: std::time::Duration::ZERO,
+        cap: config.limits.max_output_bytes,
+    })
 }
 
 /// A hook's timeout, cut to the caller's cap.
@@ -208,6 +265,10 @@ pub(super) fn run_jobs(
             Result<std::thread::JoinHandle<super::http::Done>, String>,
             Read,
         ),
+        Mcp(
+            &'a Hook,
+            Result<std::thread::JoinHandle<super::mcp::Done>, String>,
+        ),
         NotRun(String),
         Unavailable(String),
     }
@@ -232,6 +293,14 @@ pub(super) fn run_jobs(
             } => {
                 specs.push(None);
                 then.push(Then::Http(hook, super::http::start(request), read));
+            }
+            Job::Mcp { hook, call } => {
+                specs.push(None);
+                let started = call.and_then(|mut c| {
+                    c.timeout = timeout_for(hook, event, ctx);
+                    super::mcp::start(*c)
+                });
+                then.push(Then::Mcp(hook, started));
             }
             Job::NotRun(why) => {
                 specs.push(None);
@@ -262,6 +331,7 @@ pub(super) fn run_jobs(
                 .next()
                 .unwrap_or_else(|| (run, not_run_answer("its in-process run was lost"))),
             Then::Http(hook, started, read) => http_answer(hook, event, ctx, started, read),
+            Then::Mcp(hook, started) => mcp_answer(hook, event, ctx, started),
             Then::NotRun(why) => (run, not_run_answer(&why)),
             Then::Unavailable(why) => {
                 let mut answer = not_run_answer(&why);
@@ -282,15 +352,38 @@ fn http_answer(
     started: Result<std::thread::JoinHandle<super::http::Done>, String>,
     read: Read,
 ) -> (HookRun, Answer) {
-    use super::http::Outcome;
-    let (outcome, took) = match started.map(std::thread::JoinHandle::join) {
+    let (outcome, took) = joined(started, super::http::Outcome::Failed);
+    answer_of(hook, event, ctx, outcome, took, read)
+}
+
+/// What a request's thread gave back: its outcome and how long it took,
+/// or a failure (`failed`) for a thread that could not start or ended
+/// abnormally.
+fn joined<T>(
+    started: Result<std::thread::JoinHandle<(T, std::time::Duration)>, String>,
+    failed: fn(String) -> T,
+) -> (T, std::time::Duration) {
+    match started.map(std::thread::JoinHandle::join) {
         Ok(Ok(done)) => done,
         Ok(Err(_)) => (
-            Outcome::Failed("the request's thread ended abnormally".into()),
+            failed("the request's thread ended abnormally".into()),
             std::time::Duration::ZERO,
         ),
-        Err(why) => (Outcome::Failed(why), std::time::Duration::ZERO),
-    };
+        Err(why) => (failed(why), std::time::Duration::ZERO),
+    }
+}
+
+/// The run and answer of a request's outcome (an http hook's, a model
+/// API's, an MCP call's), read as `read` says.
+fn answer_of(
+    hook: &Hook,
+    event: &Event,
+    ctx: &Context,
+    outcome: super::http::Outcome,
+    took: std::time::Duration,
+    read: Read,
+) -> (HookRun, Answer) {
+    use super::http::Outcome;
     let run = |status, stdout: Vec<u8>| HookRun {
         status,
         stdout: exec::Captured {
@@ -335,6 +428,32 @@ fn http_answer(
             failed_answer(&why),
         ),
     }
+}
+
+/// An mcp_tool hook's run and answer: a JSON answer read as the hook's
+/// JSON stdout; plain text has no effect (but fails a closed hook, which
+/// needs a verdict, as Claude Code's `onFailure: "block"`); the rest is
+/// the hook's failure.
+fn mcp_answer(
+    hook: &Hook,
+    event: &Event,
+    ctx: &Context,
+    started: Result<std::thread::JoinHandle<super::mcp::Done>, String>,
+) -> (HookRun, Answer) {
+    use super::http::Outcome as Http;
+    use super::mcp::Outcome;
+    let (outcome, took) = joined(started, Outcome::Failed);
+    let closed = hook.fail_mode == crate::config::FailMode::Closed;
+    let as_http = match outcome {
+        Outcome::Answered(body) => Http::Answered(body),
+        Outcome::Dropped if closed => Http::Failed(
+            "the MCP tool's answer is not a hook's JSON output, {} or empty".to_owned(),
+        ),
+        Outcome::Dropped => Http::Answered(b"{}".to_vec()),
+        Outcome::TimedOut => Http::TimedOut,
+        Outcome::Failed(why) => Http::Failed(why),
+    };
+    answer_of(hook, event, ctx, as_http, took, Read::Output)
 }
 
 /// A judgement run through the Claude Code CLI: its verdict, or its

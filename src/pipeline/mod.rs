@@ -10,6 +10,8 @@ mod hooks;
 mod http;
 mod judge;
 pub(crate) use judge::unavailable as judge_unavailable;
+mod mcp;
+pub(crate) use mcp::shutdown as mcp_shutdown;
 mod model;
 mod restrict;
 mod rewrites;

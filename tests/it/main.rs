@@ -30,6 +30,7 @@ mod guard_paths_shell;
 mod http_hooks;
 mod json_answers;
 mod judge_hooks;
+mod mcp_hooks;
 mod merge;
 mod no_silent_allow;
 mod on_error;

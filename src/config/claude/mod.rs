@@ -18,6 +18,7 @@ use serde_json::Value;
 
 mod entry;
 mod handler;
+pub(crate) mod mcp;
 
 use entry::{Ctx, Problem, wrong_type};
 
@@ -89,6 +90,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         }
     }
     layer.hookrun_plugin = hookrun_plugin(&ctx, &root);
+    layer.mcp_approval = Some(mcp::Approval::of(&root));
     layer.http_urls = string_list(
         &mut ctx,
         &root,
