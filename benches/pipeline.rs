@@ -62,6 +62,7 @@ fn pipeline(c: &mut Criterion) {
             label: format!("h{i}"),
             fail_mode: FailMode::Open,
             answer: a,
+            on_failure_note: None,
         })
         .collect();
     c.bench_function("merge 10 answers", |b| {

@@ -57,6 +57,8 @@ MCP_SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_serve
 MCP_JSON = json.dumps({"mcpServers": {"policy": {
     "type": "stdio", "command": sys.executable or "python3", "args": [MCP_SERVER]}}}, indent=2)
 
+MCP_APPROVAL = json.dumps({"enabledMcpjsonServers": ["policy"]})
+
 
 @dataclasses.dataclass
 class HookScript(Script):
@@ -171,7 +173,10 @@ def scenarios() -> list[Scenario]:
     def verdicts(kind, *seq, turns=ONE_BASH.turns):
         return HookScript(turns, verdicts={kind: list(seq)})
 
-    mcp = {".mcp.json": MCP_JSON}
+    # The project's server, approved in the project's Claude Code settings
+    # (Claude Code in `-p` connects it unapproved; hookrun starts only a
+    # server the agent's settings approve, or `hookrun trust` names).
+    mcp = {".mcp.json": MCP_JSON, ".claude/settings.json": MCP_APPROVAL}
     return [
         # ok:false on PreToolUse: the Bash call is blocked and the turn ends
         # (the reason is the tool's result in the transcript, but no model
@@ -202,7 +207,7 @@ def scenarios() -> list[Scenario]:
         # back as a systemMessage the user is shown).
         s("mcp-pre-json-deny", pre(mcp_hook("deny")), files=mcp),
         s("mcp-pre-plain-text-runs", pre(mcp_hook("text")), files=mcp),
-        s("mcp-pre-is-error-runs", pre(mcp_hook("error")), files=mcp),
+        s("mcp-pre-is-error-runs", pre(mcp_hook("error")), files=mcp, deliberate=NO_VERDICT),
         s("mcp-pre-timeout-on-failure-block",
           pre(mcp_hook("slow", timeout=2, onFailure="block")), files=mcp),
         s("mcp-pre-input-placeholders",

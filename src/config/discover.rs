@@ -228,7 +228,7 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 /// Claude Code's own settings files that exist, lowest priority first:
 /// the one list of them (`dirs`, which `install::location` names for the
 /// agents that read them).
-fn claude_layers(project: Option<&Path>) -> Vec<PathBuf> {
+pub(super) fn claude_layers(project: Option<&Path>) -> Vec<PathBuf> {
     let Some(project) = project else {
         return Vec::new();
     };

@@ -202,6 +202,16 @@ fn add_agent_mcp_servers(
     let Some(project) = project_dir() else {
         return;
     };
+    // What Claude Code's own settings approve counts, whichever of them
+    // hookrun was given: the servers are the ones the agent connects.
+    let mut approval = approval.clone();
+    for path in discover::claude_layers(Some(&project)) {
+        if let Ok(Ok(serde_json::Value::Object(root))) =
+            std::fs::read(&path).map(|b| serde_json::from_slice::<serde_json::Value>(&b))
+        {
+            approval.merge(claude::mcp::Approval::of(&root));
+        }
+    }
     let loaded;
     let trust = if trust.entries.is_empty() {
         loaded = trust::TrustList::load().0;
@@ -209,7 +219,7 @@ fn add_agent_mcp_servers(
     } else {
         trust
     };
-    for server in claude::mcp::project_servers(&project, approval, &|p, b| trust.allows(p, b)) {
+    for server in claude::mcp::project_servers(&project, &approval, &|p, b| trust.allows(p, b)) {
         if !config.mcp_servers.iter().any(|s| s.name == server.name) {
             config.mcp_servers.push(server);
         }

@@ -75,6 +75,19 @@ pub enum Action {
 }
 
 impl Action {
+    /// What Claude Code adds to an `onFailure: "block"` reason of this kind
+    /// (the model reads it): for an MCP tool, that nobody in the session
+    /// should work around the server.
+    #[must_use]
+    pub fn on_failure_note(&self) -> Option<&'static str> {
+        match self {
+            Action::McpTool { .. } => Some(
+                " and the hook got no usable answer from its MCP server. The user needs to fix the cause (in a session, /mcp shows the server's state) or ask whoever manages the hook; Claude should not change the hook or work around it.",
+            ),
+            _ => None,
+        }
+    }
+
     /// The kind of handler in a sentence's words ("an http hook").
     #[must_use]
     pub fn kind_phrase(&self) -> &'static str {

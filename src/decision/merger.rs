@@ -57,6 +57,9 @@ impl<'a> Merger<'a> {
                         failure.describe()
                     ),
                 };
+                if let (ClosedBy::OnFailure, Some(note)) = (by, input.on_failure_note) {
+                    reason.push_str(note);
+                }
                 let err = js_trim(&a.stderr);
                 if !err.is_empty() && !matches!(failure, Failure::TimedOut { .. }) {
                     reason.push('\n');

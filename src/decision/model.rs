@@ -58,6 +58,9 @@ pub struct Input<'a> {
     pub label: String,
     pub fail_mode: FailMode,
     pub answer: &'a Answer,
+    /// What Claude Code adds after `blocking because onFailure is
+    /// "block"` for this kind of handler (an MCP tool's: who must act).
+    pub on_failure_note: Option<&'static str>,
 }
 
 /// The merged result of one event.

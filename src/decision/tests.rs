@@ -44,6 +44,7 @@ fn merge_pre(answers: &[Answer]) -> Decision {
             label: format!("c{i}"),
             fail_mode: FailMode::Open,
             answer: a,
+            on_failure_note: None,
         })
         .collect();
     let fields = json!({"tool_input": {"command": "ls", "description": "d"}});
@@ -108,6 +109,7 @@ fn closed_failure_blocks_and_open_failure_notifies() {
         label: "g".into(),
         fail_mode: FailMode::Open,
         answer: &failed,
+        on_failure_note: None,
     }];
     let d = merge("PreToolUse", Family::PreTool, &fields, &open, &[]);
     assert!(d.permission.is_none());

@@ -547,7 +547,7 @@ impl Conn {
                 cwd,
             } => Self::open_stdio(command, args, env, cwd.as_deref(), cap).await,
             Transport::Http { url, headers } => {
-                let transport = http::transport(url, headers, cap)?;
+                let transport = http::transport(url, headers, line_limit(cap))?;
                 let service = rmcp::ServiceExt::serve(client_info(), transport)
                     .await
                     .map_err(|e| format!("`initialize` failed: {}", init_reason(&e)))?;

@@ -83,6 +83,7 @@ impl Evaluation {
                     label: hook.label(),
                     fail_mode: hook.fail_mode,
                     answer: a,
+                    on_failure_note: hook.action.on_failure_note(),
                 }
             })
             .collect()

@@ -59,6 +59,7 @@ pub(super) fn judge_rewritten_input(
             label: hook.label(),
             fail_mode: hook.fail_mode,
             answer: &answer,
+            on_failure_note: None,
         };
         let denies = decision::merge(
             &event.name,

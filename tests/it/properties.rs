@@ -63,6 +63,7 @@ fn decide(hooks: &[Hook]) -> Decision {
             label: format!("h{id}"),
             fail_mode: FailMode::Open,
             answer: a,
+            on_failure_note: None,
         })
         .collect();
     let fields = json!({"tool_input": {"command": "ls"}});

@@ -22,7 +22,7 @@ pub(crate) struct Approval {
 
 impl Approval {
     /// What one settings file says.
-    pub(super) fn of(root: &serde_json::Map<String, Value>) -> Self {
+    pub(crate) fn of(root: &serde_json::Map<String, Value>) -> Self {
         let list = |key: &str| -> Vec<String> {
             root.get(key)
                 .and_then(Value::as_array)

@@ -57,7 +57,7 @@ pub(super) struct Client {
 pub(super) fn transport(
     url: &str,
     headers: &[(String, String)],
-    cap: usize,
+    limit: usize,
 ) -> Result<StreamableHttpClientTransport<Client>, String> {
     let mut custom = HashMap::new();
     for (name, value) in headers {
@@ -67,7 +67,6 @@ pub(super) fn transport(
             .map_err(|e| format!("the value of header `{name}` cannot be sent: {e}"))?;
         custom.insert(n, v);
     }
-    let limit = super::line_limit(cap);
     let config = StreamableHttpClientTransportConfig::with_uri(url)
         .custom_headers(custom)
         .max_sse_event_size(limit)
