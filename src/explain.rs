@@ -191,6 +191,8 @@ fn ran_text(run: &HookRun, answer: &Answer) -> String {
     let how = match &run.status {
         // A built-in has no process and no exit status.
         _ if run.in_process => format!("in-process after {ms:.2} ms"),
+        // A request (http, a model API, an MCP call) has no exit status.
+        RunStatus::Exited(_) if run.pid.is_none() => format!("answered after {ms:.0} ms"),
         RunStatus::Exited(code) => format!("exit {code} after {ms:.0} ms"),
         RunStatus::Signaled(sig) => format!(
             "killed by {} after {ms:.0} ms",
@@ -207,7 +209,14 @@ fn ran_text(run: &HookRun, answer: &Answer) -> String {
         ),
         Outcome::NonBlockingError => format!(
             "non-blocking error: {}",
-            answer.notice.as_deref().unwrap_or("")
+            answer
+                .notice
+                .clone()
+                .or_else(|| answer
+                    .failure
+                    .as_ref()
+                    .map(crate::answer::Failure::describe))
+                .unwrap_or_default()
         ),
         Outcome::Cancelled => "cancelled (answer discarded)".to_owned(),
     };

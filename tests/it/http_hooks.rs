@@ -377,3 +377,25 @@ fn claude_codes_http_settings_admit_urls_and_variables() {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(server.seen().len(), 1);
 }
+
+#[test]
+fn explain_says_a_failed_request_answered_nothing_and_why() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("h.toml"),
+        "[[hooks]]\nevent = \"PreToolUse\"\nhttp = \"http://127.0.0.1:9/hook\"\n",
+    )
+    .expect("write");
+    let event = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookrun"));
+    cmd.args(["explain", "--config", "h.toml", "--run"])
+        .current_dir(dir.path())
+        .env("HOME", dir.path());
+    let out = crate::support::output_with_stdin(&mut cmd, event.to_string().as_bytes());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ran = text.lines().find(|l| l.contains("ran:")).unwrap_or("");
+    assert!(ran.contains("answered after"), "{text}");
+    assert!(!ran.contains("exit 0"), "{text}");
+    assert!(ran.contains("Connection refused"), "{text}");
+}
