@@ -131,7 +131,10 @@ fn action_of(
             command: text_of(h.command.as_ref())?,
             args: h.args.clone(),
         }),
-        "builtin" => builtin_action(h, key, err_at),
+        "builtin" => match &h.builtin {
+            Some(name) => builtin_action(h, name, key, err_at),
+            None => Err(missing_kind(kind, key, kind_span, err_at)),
+        },
         "http" => {
             let url = h
                 .http
@@ -152,7 +155,7 @@ fn action_of(
         }),
         _ => {
             let Some(call) = &h.mcp_tool else {
-                unreachable!("the kind is one that is given")
+                return Err(missing_kind(kind, key, kind_span, err_at));
             };
             let call = call.get_ref();
             for (what, value) in [("server", &call.server), ("tool", &call.tool)] {
@@ -174,11 +177,29 @@ fn action_of(
     }
 }
 
+/// The error for a kind key found and then not there: cannot happen with
+/// the kinds read above, and is an error rather than a panic if it does.
+fn missing_kind(
+    kind: &str,
+    key: &str,
+    span: Option<std::ops::Range<usize>>,
+    err_at: &ErrAt<'_>,
+) -> Error {
+    err_at(
+        Code::MissingCommand,
+        span,
+        Some(format!("{key}.{kind}")),
+        format!("`{kind}` could not be read"),
+    )
+}
+
 /// A built-in hook's action: its options checked by the guard.
-fn builtin_action(h: &RawHook, key: &str, err_at: &ErrAt<'_>) -> Result<Action, Error> {
-    let Some(name) = &h.builtin else {
-        unreachable!("only called for a built-in")
-    };
+fn builtin_action(
+    h: &RawHook,
+    name: &toml::Spanned<String>,
+    key: &str,
+    err_at: &ErrAt<'_>,
+) -> Result<Action, Error> {
     let options = match &h.options {
         Some(o) => serde_json::to_value(o.get_ref()).unwrap_or(serde_json::Value::Null),
         None => serde_json::Value::Null,

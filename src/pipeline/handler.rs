@@ -396,34 +396,31 @@ fn answer_of(
         pid: None,
         in_process: false,
     };
-    match outcome {
-        Outcome::Answered(body) if matches!(read, Read::ApiVerdict(_)) => {
-            let Read::ApiVerdict(provider) = read else {
-                unreachable!("matched above")
-            };
+    match (outcome, read) {
+        (Outcome::Answered(body), Read::ApiVerdict(provider)) => {
             let verdict = super::judge::read_api_answer(provider, &body);
             let run = run(exec::RunStatus::Exited(0), Vec::new());
             let answer = verdict_answer(hook, event, &run, verdict);
             (run, answer)
         }
-        Outcome::Answered(body) if is_json_object(&body) => {
+        (Outcome::Answered(body), _) if is_json_object(&body) => {
             let run = run(exec::RunStatus::Exited(0), body);
             let answer = read_answer(hook, event, &run, ctx);
             (run, answer)
         }
-        Outcome::Answered(_) => {
+        (Outcome::Answered(_), _) => {
             let why = "answered with something other than a JSON object (an http hook's answer must be JSON)";
             (
                 run(exec::RunStatus::Exited(0), Vec::new()),
                 failed_answer(why),
             )
         }
-        Outcome::TimedOut => {
+        (Outcome::TimedOut, _) => {
             let run = run(exec::RunStatus::TimedOut, Vec::new());
             let answer = read_answer(hook, event, &run, ctx);
             (run, answer)
         }
-        Outcome::Failed(why) => (
+        (Outcome::Failed(why), _) => (
             run(exec::RunStatus::Exited(0), Vec::new()),
             failed_answer(&why),
         ),
