@@ -19,6 +19,16 @@ pub(crate) const DEPTH_VAR: &str = "HOOKRUN_DEPTH";
 /// process is really one of its ancestors.
 pub(crate) const PARENT_VAR: &str = "HOOKRUN_PARENT";
 
+/// The variables every process hookrun starts for a hook gets, so that a
+/// hookrun it runs in turn knows how deeply it is nested.
+#[must_use]
+pub(crate) fn nesting_env(depth: u32) -> [(String, String); 2] {
+    [
+        (DEPTH_VAR.to_owned(), (depth + 1).to_string()),
+        (PARENT_VAR.to_owned(), std::process::id().to_string()),
+    ]
+}
+
 /// How deeply this hookrun is nested in hookrun runs: `HOOKRUN_DEPTH` when
 /// `HOOKRUN_PARENT` names one of this process's ancestors, else 0. A depth
 /// inherited from elsewhere (a project's settings can set environment
@@ -115,8 +125,7 @@ pub(crate) fn spec_for(
         Some(keep) => std::env::vars().filter(|(k, _)| keep(k)).collect(),
         None => Vec::new(),
     };
-    env.push((DEPTH_VAR.to_owned(), (depth + 1).to_string()));
-    env.push((PARENT_VAR.to_owned(), std::process::id().to_string()));
+    env.extend(nesting_env(depth));
     env.extend(speaks.hook_env(project_dir));
     env.extend(hook.env.iter().cloned());
     Some(ExecSpec {

@@ -71,7 +71,7 @@ fn action_of(
         }
     };
     // Each key that belongs to some kinds only, and which.
-    let owned: [(&str, bool, &[&str]); 9] = [
+    let owned: [(&str, bool, &[&str]); 10] = [
         ("args", h.args.is_some(), &["command"]),
         ("async", h.is_async, &["command"]),
         ("env", !h.env.is_empty(), &["command"]),
@@ -80,9 +80,10 @@ fn action_of(
         ("headers", h.headers.is_some(), &["http"]),
         ("allowed_env_vars", h.allowed_env_vars.is_some(), &["http"]),
         ("model", h.model.is_some(), &["prompt", "agent"]),
+        ("provider", h.provider.is_some(), &["prompt"]),
         (
-            "provider",
-            h.provider.is_some() || h.continue_on_block.is_some(),
+            "continue_on_block",
+            h.continue_on_block.is_some(),
             &["prompt"],
         ),
     ];
@@ -90,11 +91,6 @@ fn action_of(
         .iter()
         .find(|(_, given, kinds)| *given && !kinds.contains(&kind))
     {
-        let what = if *what == "provider" && h.provider.is_none() {
-            "continue_on_block"
-        } else {
-            what
-        };
         let owners = kinds
             .iter()
             .map(|k| format!("{k} hooks"))

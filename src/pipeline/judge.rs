@@ -270,12 +270,7 @@ pub(super) fn prompt_route(
                 ],
                 "response_format": {
                     "type": "json_schema",
-                    "json_schema": {"name": "verdict", "strict": true, "schema": {
-                        "type": "object",
-                        "properties": {"ok": {"type": "boolean"}, "reason": {"type": "string"}},
-                        "required": ["ok", "reason"],
-                        "additionalProperties": false
-                    }}
+                    "json_schema": {"name": "verdict", "strict": true, "schema": verdict_schema()}
                 },
             });
             Route::Api {

@@ -13,6 +13,7 @@ pub(crate) use judge::unavailable as judge_unavailable;
 mod mcp;
 pub(crate) use mcp::shutdown as mcp_shutdown;
 mod model;
+mod replies;
 mod restrict;
 mod rewrites;
 

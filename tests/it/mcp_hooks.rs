@@ -94,7 +94,7 @@ fn a_hung_server_times_out_and_is_killed_with_hookrun() {
 }
 
 #[test]
-fn an_unconfigured_server_is_the_hooks_failure_and_checks_error() {
+fn an_unconfigured_server_is_the_hooks_failure() {
     let t = HookTest::new()
         .toml("[[hooks]]\nevent = \"PreToolUse\"\nmcp_tool = { server = \"nosuch\", tool = \"deny\" }\non_failure = \"block\"\n");
     let out = t.pre_tool_use("ls").run();
@@ -136,5 +136,45 @@ fn a_project_mcp_json_server_is_used_only_when_approved() {
             .unwrap_or("")
             .contains("not connected"),
         "{out:?}"
+    );
+}
+
+#[test]
+fn serve_starts_a_server_once_for_many_events_and_ends_it_on_exit() {
+    use std::io::{BufRead, BufReader, Write};
+    let t = HookTest::new().toml(&format!(
+        "[[hooks]]\nevent = \"PreToolUse\"\nmcp_tool = {{ server = \"policy\", tool = \"deny\", input = {{ command = \"${{tool_input.command}}\" }} }}\n\n[mcp_servers.policy]\ncommand = \"python3\"\nargs = [{:?}, \"--count\", \"inits.txt\", \"--pidfile\", \"server.pid\"]\n",
+        fixture()
+    ));
+    let mut serve = std::process::Command::new(crate::support::BIN)
+        .args(["serve", "--stdio", "--config"])
+        .arg(t.path().join("config-1.toml"))
+        .current_dir(t.path())
+        .env("HOME", t.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve");
+    let mut stdin = serve.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(serve.stdout.take().expect("stdout")).lines();
+    for command in ["rm -rf a", "rm -rf b", "rm -rf c"] {
+        let event = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}, "cwd": t.path()});
+        writeln!(stdin, "{event}").expect("write");
+        let line = lines.next().expect("an answer").expect("read");
+        assert!(line.contains(command), "{line}");
+    }
+    let pid = crate::support::pid_in(&t, "server.pid");
+    drop(stdin);
+    let _ = serve.wait();
+    assert_eq!(
+        t.read("inits.txt").lines().count(),
+        1,
+        "one initialize for three events"
+    );
+    assert!(
+        crate::support::wait_for(Duration::from_secs(10), || !crate::support::alive(pid)),
+        "the MCP server {pid} outlived serve"
     );
 }
