@@ -12,37 +12,53 @@ pub(crate) fn dir_of(path: &std::path::Path) -> PathBuf {
         .map_or_else(|| PathBuf::from("."), std::path::Path::to_path_buf)
 }
 
-/// The directories the user's files are found from.
+/// The directories the user's files are found from: the home, and the
+/// variables with which an agent moves its own directory
+/// (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, …), which each agent's dialect
+/// names.
 #[derive(Debug, Clone, Default)]
 pub struct Homes {
     pub home: Option<PathBuf>,
-    /// `$CLAUDE_CONFIG_DIR`: Claude Code's user directory.
-    pub claude_config_dir: Option<PathBuf>,
-    /// `$CODEX_HOME`: Codex's user directory.
-    pub codex_home: Option<PathBuf>,
+    /// Every variable of the environment set to a non-empty value.
+    vars: std::collections::BTreeMap<String, PathBuf>,
 }
 
 impl Homes {
     /// From the environment.
     #[must_use]
     pub fn from_env() -> Homes {
-        let var = |k: &str| {
-            std::env::var_os(k)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        let vars: std::collections::BTreeMap<String, PathBuf> = std::env::vars_os()
+            .filter(|(_, v)| !v.is_empty())
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, PathBuf::from(v))))
+            .collect();
         Homes {
-            home: var("HOME"),
-            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
-            codex_home: var("CODEX_HOME"),
+            home: vars.get("HOME").cloned(),
+            vars,
         }
+    }
+
+    /// An agent's own directory: the one `var` names, else `under_home`
+    /// in the home; `None` when neither is known.
+    #[must_use]
+    pub fn dir(&self, var: Option<&str>, under_home: &str) -> Option<PathBuf> {
+        var.and_then(|v| self.vars.get(v))
+            .cloned()
+            .or_else(|| self.home.as_ref().map(|h| h.join(under_home)))
+    }
+
+    /// These homes with `var` set to `dir` (tests).
+    #[cfg(test)]
+    #[must_use]
+    pub(crate) fn with_var(mut self, var: &str, dir: &Path) -> Homes {
+        self.vars.insert(var.to_owned(), dir.to_owned());
+        self
     }
 }
 
 /// A place an agent reads hooks from by itself: one file, or a directory
 /// whose every `*.json` file it reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum HookPlace {
+pub enum HookPlace {
     File(PathBuf),
     JsonDir(PathBuf),
 }
@@ -77,9 +93,7 @@ pub(crate) fn existing_files(places: impl IntoIterator<Item = HookPlace>) -> Vec
 /// name one list).
 pub(crate) fn claude_settings(project: &Path, homes: &Homes) -> impl Iterator<Item = HookPlace> {
     let user = homes
-        .claude_config_dir
-        .clone()
-        .or_else(|| homes.home.as_ref().map(|h| h.join(".claude")))
+        .dir(Some("CLAUDE_CONFIG_DIR"), ".claude")
         .map(|d| d.join("settings.json"));
     user.into_iter()
         .chain([

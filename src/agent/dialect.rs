@@ -6,19 +6,21 @@ use serde::{Deserialize, Serialize};
 /// The one list of dialects, in the order events are recognised (Claude
 /// Code, whose event model hookrun uses, is the fallback and recognises
 /// nothing itself): the variant, its name in configs and on the command
-/// line, the file under `dialect/` and the type in it that implements it, and whether it
-/// shares Claude Code's event model and wire format. Adding a dialect is one
-/// file under `dialect/` and one line here; `Dialect`, the `mod` line and
+/// line, the file under `dialect/` and the type in it that implements it,
+/// whether it shares Claude Code's event model and wire format, and
+/// `agent` where it is an agent `install` registers hookrun with (its
+/// dialect file then gives a `SETUP`). Adding a dialect is one file under
+/// `dialect/` and one line here; `Dialect`, `Agent`, the `mod` line and
 /// `dialect::REGISTRY` are generated from it.
 macro_rules! dialects {
     ($then:ident) => {
         $then! {
-            Claude "claude" claude::Claude, true;
-            Codex "codex" codex::Codex, true;
+            Claude "claude" claude::Claude, true, agent;
+            Codex "codex" codex::Codex, true, agent;
             PydanticDeep "pydantic-deep" pydantic::PydanticDeep, false;
-            Gemini "gemini" gemini::Gemini, false;
-            Copilot "copilot" copilot::Copilot, false;
-            Cursor "cursor" cursor::Cursor, false;
+            Gemini "gemini" gemini::Gemini, false, agent;
+            Copilot "copilot" copilot::Copilot, false, agent;
+            Cursor "cursor" cursor::Cursor, false, agent;
             Deputy "deputy" deputy::Deputy, false;
         }
     };
@@ -27,7 +29,7 @@ pub(crate) use dialects;
 
 /// Generates `Dialect` from the list.
 macro_rules! define_dialect {
-    ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal;)*) => {
+    ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal $(, $agent:ident)?;)*) => {
         /// A hook protocol.
         #[derive(
             Debug,

@@ -2,51 +2,48 @@
 //! identities below every module that names them (install, config's own
 //! files, doctor), beside the dialects' list they map into.
 
-/// The agents whose settings `hookrun install` edits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Agent {
-    Claude,
-    Codex,
-    Gemini,
-    Cursor,
-    Copilot,
+/// Generates `Agent` from the dialects' list: the dialects marked `agent`.
+macro_rules! define_agent {
+    (@go [$($variant:ident $name:literal)*]) => {
+        /// The agents whose settings `hookrun install` edits.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+        pub(crate) enum Agent {
+            $(
+                #[value(name = $name)]
+                $variant,
+            )*
+        }
+
+        impl Agent {
+            /// Every agent `install` knows, in the dialects' order.
+            pub(crate) const ALL: [Agent; [$($name),*].len()] = [$(Agent::$variant),*];
+
+            /// The dialect `hookrun run` speaks to this agent.
+            #[must_use]
+            pub(crate) fn dialect(self) -> super::dialect::Dialect {
+                match self {
+                    $(Agent::$variant => super::dialect::Dialect::$variant,)*
+                }
+            }
+        }
+    };
+    (@go [$($acc:tt)*] $variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal, agent; $($rest:tt)*) => {
+        define_agent!(@go [$($acc)* $variant $name] $($rest)*);
+    };
+    (@go [$($acc:tt)*] $variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal; $($rest:tt)*) => {
+        define_agent!(@go [$($acc)*] $($rest)*);
+    };
+    ($($line:tt)*) => {
+        define_agent!(@go [] $($line)*);
+    };
 }
+super::dialect::dialects!(define_agent);
 
 impl Agent {
-    /// Every agent `install` knows.
-    pub(crate) const ALL: [Agent; 5] = [
-        Agent::Claude,
-        Agent::Codex,
-        Agent::Gemini,
-        Agent::Cursor,
-        Agent::Copilot,
-    ];
-
-    /// The dialect `hookrun run` speaks to this agent.
-    #[must_use]
-    pub(crate) fn dialect(self) -> super::dialect::Dialect {
-        use super::dialect::Dialect;
-        match self {
-            Agent::Claude => Dialect::Claude,
-            Agent::Codex => Dialect::Codex,
-            Agent::Gemini => Dialect::Gemini,
-            Agent::Cursor => Dialect::Cursor,
-            Agent::Copilot => Dialect::Copilot,
-        }
-    }
-
     /// The agent a dialect speaks to, where `install` knows it.
     #[must_use]
     pub(crate) fn of(dialect: super::dialect::Dialect) -> Option<Agent> {
-        [
-            Agent::Claude,
-            Agent::Codex,
-            Agent::Gemini,
-            Agent::Cursor,
-            Agent::Copilot,
-        ]
-        .into_iter()
-        .find(|a| a.dialect() == dialect)
+        Agent::ALL.into_iter().find(|a| a.dialect() == dialect)
     }
 
     /// The agent's name, as on the command line.

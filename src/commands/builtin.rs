@@ -68,7 +68,7 @@ fn run(args: &BuiltinArgs, builtin: Builtin) -> Result<ExitStatus, Error> {
     };
     // No config file is read, but the user's, the trust list and the
     // agents' settings are hookrun's all the same.
-    config.own_files = crate::config::own_files(&config);
+    config.own_files = crate::config::own_files(&config, crate::dialect::convert::HOOKS_FILES);
     let eval = pipeline::evaluate(&config, &event, &pipeline::Context::from_env(0))?;
     output::emit(&eval.rendered);
     Ok(eval.rendered.exit_code)

@@ -159,7 +159,7 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
     }
     config.off = policy_disable || disable_all == Some(true);
     add_agent_mcp_servers(&mut config, &mcp_approval, &trust);
-    config.own_files = own_files(&config);
+    config.own_files = own_files(&config, options.foreign);
     config.any_closed = options.default_fail_mode == FailMode::Closed
         || closed_default
         || config.hooks.iter().any(|h| h.fail_mode == FailMode::Closed);
@@ -230,7 +230,7 @@ fn add_agent_mcp_servers(
 /// config path and `$HOOKRUN_CONFIG`'s files whether read or not, the trust
 /// list and the audit files.
 #[must_use]
-pub(crate) fn own_files(config: &Config) -> OwnFiles {
+pub(crate) fn own_files(config: &Config, agents: &'static dyn ForeignFiles) -> OwnFiles {
     let mut named: Vec<PathBuf> = discover::user_dir()
         .map(|d| d.join("hookrun.toml"))
         .into_iter()
@@ -246,7 +246,7 @@ pub(crate) fn own_files(config: &Config) -> OwnFiles {
         audit_key: config.audit_key_file.as_deref(),
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    OwnFiles::gather(&sources, Homes::from_env(), &cwd)
+    OwnFiles::gather(&sources, Homes::from_env(), agents, &cwd)
 }
 
 /// The notice for a config that defines no hook at all (an empty file, `{}`,

@@ -3,7 +3,7 @@
 //! config path and every `$HOOKRUN_CONFIG` file (read or not yet
 //! existing), the trust list (`config::trust`), the audit log and the audit
 //! key file, and every file an agent reads hooks from
-//! (`agent::location::hook_places`): Claude Code's user, project, local
+//! (each agent's dialect names them: `ForeignFiles::hook_places`): Claude Code's user, project, local
 //! and managed settings (a `disableAllHooks` in any of them turns off a
 //! hookrun registered in another), Codex's `hooks.json` and `config.toml`,
 //! Gemini CLI's settings, Cursor's `hooks.json` and Copilot's hooks
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use hookrun_guards::{OwnFiles as Listed, OwnKind};
 
 use crate::agent::Agent;
-use crate::agent::location::{Homes, HookPlace, hook_places};
+use crate::dirs::{Homes, HookPlace};
 
 /// hookrun's own files, as known when the config was loaded.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +28,9 @@ pub struct OwnFiles {
     files: Vec<(PathBuf, OwnKind)>,
     /// The homes the agents' user files are found from.
     homes: Homes,
+    /// Where each agent reads hooks from; `None` (no agent's files) only
+    /// in configs built by hand.
+    agents: Option<&'static dyn super::readers::ForeignFiles>,
 }
 
 /// Where the config was read from, for [`OwnFiles::gather`].
@@ -46,7 +49,12 @@ impl OwnFiles {
     /// The own files of a loaded config. `cwd` makes relative paths
     /// absolute (the process's directory, as the config was read from it).
     #[must_use]
-    pub fn gather(s: &Sources<'_>, homes: Homes, cwd: &Path) -> OwnFiles {
+    pub fn gather(
+        s: &Sources<'_>,
+        homes: Homes,
+        agents: &'static dyn super::readers::ForeignFiles,
+        cwd: &Path,
+    ) -> OwnFiles {
         let mut files: Vec<(PathBuf, OwnKind)> = s
             .configs
             .iter()
@@ -60,7 +68,11 @@ impl OwnFiles {
         );
         files.extend(s.audit_log.map(|p| (cwd.join(p), OwnKind::AuditLog)));
         files.extend(s.audit_key.map(|p| (cwd.join(p), OwnKind::AuditKey)));
-        OwnFiles { files, homes }
+        OwnFiles {
+            files,
+            homes,
+            agents: Some(agents),
+        }
     }
 }
 
@@ -74,11 +86,13 @@ impl hookrun_guards::OwnSource for OwnFiles {
         for (path, kind) in &self.files {
             all.add(path, *kind);
         }
-        for agent in Agent::ALL {
-            for place in hook_places(agent, project, &self.homes) {
-                match place {
-                    HookPlace::File(p) => all.add(&p, OwnKind::AgentSettings),
-                    HookPlace::JsonDir(d) => all.add_dir(&d, OwnKind::AgentSettings),
+        if let Some(agents) = self.agents {
+            for agent in Agent::ALL {
+                for place in agents.hook_places(agent.dialect(), project, &self.homes) {
+                    match place {
+                        HookPlace::File(p) => all.add(&p, OwnKind::AgentSettings),
+                        HookPlace::JsonDir(d) => all.add_dir(&d, OwnKind::AgentSettings),
+                    }
                 }
             }
         }

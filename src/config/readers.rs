@@ -42,6 +42,16 @@ pub trait ForeignFiles: Sync {
     /// model `name` is, and the model's name: what a TOML file that names
     /// an event so is told to write instead.
     fn model_name_of(&self, name: &str) -> Option<(&'static str, &'static str)>;
+
+    /// Every place the agent of `dialect` reads hooks from by itself for a
+    /// session in `project`, lowest priority first, whether or not they
+    /// exist; none for a dialect that is no agent `install` knows.
+    fn hook_places(
+        &self,
+        dialect: Dialect,
+        project: &Path,
+        homes: &crate::dirs::Homes,
+    ) -> Vec<crate::dirs::HookPlace>;
 }
 
 impl std::fmt::Debug for dyn ForeignFiles {

@@ -11,6 +11,7 @@
 pub(crate) mod canary;
 pub(crate) mod convert;
 pub(crate) mod flat_hooks;
+pub(crate) mod location;
 
 pub(crate) mod protocol;
 pub(crate) mod setup;
@@ -30,7 +31,7 @@ use crate::event::Event;
 
 /// Generates the dialects' `mod` lines and `REGISTRY` from the one list in `crate::agent`.
 macro_rules! define_registry {
-    ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal;)*) => {
+    ($($variant:ident $name:literal $module:ident::$imp:ident, $claude_like:literal $(, $agent:ident)?;)*) => {
         $(pub(crate) mod $module;)*
 
         /// Every dialect, in the order events are recognised.

@@ -24,6 +24,8 @@ pub(crate) struct Setup {
     pub events: Events,
     /// Its hooks file's shape, as `install` writes hookrun's handlers.
     pub file: HooksFile,
+    /// Where it keeps its hooks.
+    pub places: Places,
     /// The key and value that make the agent block an event (of hookrun's
     /// model, one that can block) on which hookrun cannot answer; `None`
     /// where the agent has no such switch, or ignores it on that event.
@@ -92,6 +94,45 @@ pub(crate) struct Skipped {
 impl Skipped {
     pub(crate) fn new(message: String, fix: String) -> Self {
         Skipped { message, fix }
+    }
+}
+
+/// Where an agent keeps its hooks: the files `install` writes, and every
+/// place it reads hooks from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Places {
+    /// The user's file `install` writes: in the directory `var` names,
+    /// else in `home_dir` under the home.
+    pub user: UserFile,
+    /// The project's shared file, relative to the project's directory.
+    pub project: &'static str,
+    /// The project's file of this machine's own, kept out of version
+    /// control, where the agent reads one.
+    pub local: Option<&'static str>,
+    /// Every place it reads hooks from by itself for a session in the
+    /// project, lowest priority first, whether or not they exist.
+    pub reads: fn(&std::path::Path, &crate::dirs::Homes) -> Vec<crate::dirs::HookPlace>,
+}
+
+/// The user's hooks file of an agent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UserFile {
+    /// The variable that moves the agent's user directory, where it has
+    /// one (`CODEX_HOME`).
+    pub var: Option<&'static str>,
+    /// Its user directory under the home.
+    pub home_dir: &'static str,
+    /// The file in that directory.
+    pub file: &'static str,
+}
+
+impl UserFile {
+    /// The path of the file; `None` without the variable and a home.
+    #[must_use]
+    pub(crate) fn path(self, homes: &crate::dirs::Homes) -> Option<std::path::PathBuf> {
+        homes
+            .dir(self.var, self.home_dir)
+            .map(|d| d.join(self.file))
     }
 }
 

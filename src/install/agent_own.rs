@@ -1,5 +1,5 @@
 //! Each configured hook runs exactly once. An agent runs the hooks in its
-//! own files itself (`agent::location::hook_places`); hookrun, run as
+//! own files itself (`dialect::location::hook_places`); hookrun, run as
 //! that agent's hook, may read the same files as layers (Claude Code's
 //! settings are discovered, any file can be named with `--config`), and
 //! running their hooks too would run each of them twice. So for the agent
@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::agent::Dialect;
-use crate::agent::location::{Homes, hook_files};
+use crate::dialect::location::{Homes, hook_files};
 use crate::install::agent::Agent;
 
 use crate::config::Config;

@@ -12,7 +12,7 @@ pub(crate) mod agent;
 pub(crate) mod agent_own;
 pub(crate) mod events;
 pub(crate) mod fail_safe;
-pub(crate) use crate::agent::location;
+pub(crate) use crate::dialect::location;
 pub(crate) mod portable;
 pub(crate) mod program;
 pub(crate) mod shape;

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::agent::{Agent, Scope};
-use crate::agent::location::has_local;
+use crate::dialect::location::has_local;
 
 /// How the agent names the project directory to a hook's command line,
 /// as shell text to put before a relative path (its dialect's

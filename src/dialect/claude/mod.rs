@@ -247,6 +247,7 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
     },
     events: super::setup::Events::Model,
     file: super::setup::HooksFile::GROUPED,
+    places: PLACES,
     fail_closed,
     // Claude Code exports `CLAUDE_PROJECT_DIR` (the directory it was
     // started in) and runs the command with a shell: quoted, so a
@@ -299,3 +300,22 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
     }
     Some(v)
 }
+
+/// Where Claude Code keeps its hooks: `~/.claude/settings.json`
+/// (`$CLAUDE_CONFIG_DIR`), the project's `.claude/settings.json` and
+/// `.claude/settings.local.json`, and the managed settings under
+/// `/etc/claude-code`, which rank above every other file.
+const PLACES: super::setup::Places = super::setup::Places {
+    user: super::setup::UserFile {
+        var: Some("CLAUDE_CONFIG_DIR"),
+        home_dir: ".claude",
+        file: "settings.json",
+    },
+    project: ".claude/settings.json",
+    local: Some(".claude/settings.local.json"),
+    reads: |project, homes| {
+        crate::dirs::claude_settings(project, homes)
+            .chain(crate::dirs::claude_managed_settings())
+            .collect()
+    },
+};

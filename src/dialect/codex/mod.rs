@@ -201,6 +201,7 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
     },
     events: super::setup::Events::Same(EVENTS),
     file: super::setup::HooksFile::GROUPED,
+    places: PLACES,
     // No fail-safe switch.
     fail_closed: |_| None,
     // Hooks run in the session's working directory; no project variable.
@@ -254,3 +255,24 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
     }
     Some(v)
 }
+
+/// Where Codex keeps its hooks: `hooks.json` and `config.toml` (whose
+/// `[hooks]` tables it also reads) in `$CODEX_HOME` (else `~/.codex`) and
+/// in `<project>/.codex`.
+const PLACES: super::setup::Places = super::setup::Places {
+    user: super::setup::UserFile {
+        var: Some(trust::HOME_VAR),
+        home_dir: ".codex",
+        file: "hooks.json",
+    },
+    project: ".codex/hooks.json",
+    local: None,
+    reads: |project, homes| {
+        let user = homes.dir(Some(trust::HOME_VAR), ".codex");
+        user.into_iter()
+            .chain([project.join(".codex")])
+            .flat_map(|dir| [dir.join("hooks.json"), dir.join("config.toml")])
+            .map(crate::dirs::HookPlace::File)
+            .collect()
+    },
+};

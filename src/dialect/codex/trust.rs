@@ -25,6 +25,10 @@
 //! [`statuses`] is pure; [`skipped`] reads the two files (`doctor`
 //! names what it finds D011).
 
+/// The variable that moves Codex's user directory (`~/.codex`), where
+/// its `config.toml` keeps the review of each hook.
+pub(crate) const HOME_VAR: &str = "CODEX_HOME";
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -250,11 +254,7 @@ pub(crate) fn skipped(
     if file.file_name().is_none_or(|n| n != "hooks.json") {
         return out;
     }
-    let Some(codex_home) = homes
-        .codex_home
-        .clone()
-        .or_else(|| homes.home.as_ref().map(|h| h.join(".codex")))
-    else {
+    let Some(codex_home) = homes.dir(Some(HOME_VAR), ".codex") else {
         return out;
     };
     let config_path = codex_home.join("config.toml");

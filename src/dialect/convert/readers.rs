@@ -33,6 +33,17 @@ impl ForeignFiles for Readers {
         Some(super::foreign::read_hooks(&root, agent))
     }
 
+    fn hook_places(
+        &self,
+        dialect: Dialect,
+        project: &std::path::Path,
+        homes: &crate::dirs::Homes,
+    ) -> Vec<crate::dirs::HookPlace> {
+        crate::agent::Agent::of(dialect).map_or_else(Vec::new, |agent| {
+            crate::dialect::location::hook_places(agent, project, homes)
+        })
+    }
+
     fn model_name_of(&self, name: &str) -> Option<(&'static str, &'static str)> {
         [
             ("Gemini CLI", crate::dialect::gemini::events::EVENTS),

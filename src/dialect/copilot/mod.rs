@@ -239,6 +239,7 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
         timeout_key: "timeoutSec",
         ..super::setup::HooksFile::LISTED
     },
+    places: PLACES,
     // No fail-safe switch.
     fail_closed: |_| None,
     // Hooks run in the session's working directory; no project variable.
@@ -291,3 +292,24 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
     }
     Some(v)
 }
+
+/// Where Copilot CLI keeps its hooks: every `*.json` in `~/.copilot/hooks`
+/// and in `<project>/.github/hooks`; hookrun's registration is a file of
+/// its own there.
+const PLACES: super::setup::Places = super::setup::Places {
+    user: super::setup::UserFile {
+        var: None,
+        home_dir: ".copilot/hooks",
+        file: "hookrun.json",
+    },
+    project: ".github/hooks/hookrun.json",
+    local: None,
+    reads: |project, homes| {
+        homes
+            .dir(None, ".copilot/hooks")
+            .into_iter()
+            .chain([project.join(".github/hooks")])
+            .map(crate::dirs::HookPlace::JsonDir)
+            .collect()
+    },
+};

@@ -320,6 +320,7 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
         typed: false,
         ..super::setup::HooksFile::LISTED
     },
+    places: PLACES,
     fail_closed,
     // Hooks run in the workspace root; no project variable.
     project_anchor: None,
@@ -367,3 +368,30 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
     }
     Some(v)
 }
+
+/// Where Cursor keeps its hooks: `~/.cursor/hooks.json` and
+/// `<project>/.cursor/hooks.json`, and Claude Code's user, project and
+/// local settings, which Cursor loads too (its "Third-party skills"
+/// setting); Cursor's own files rank above Claude Code's.
+const PLACES: super::setup::Places = super::setup::Places {
+    user: super::setup::UserFile {
+        var: None,
+        home_dir: ".cursor",
+        file: "hooks.json",
+    },
+    project: ".cursor/hooks.json",
+    local: None,
+    reads: |project, homes| {
+        crate::dirs::claude_settings(project, homes)
+            .chain(
+                [
+                    homes.dir(None, ".cursor").map(|d| d.join("hooks.json")),
+                    Some(project.join(".cursor/hooks.json")),
+                ]
+                .into_iter()
+                .flatten()
+                .map(crate::dirs::HookPlace::File),
+            )
+            .collect()
+    },
+};

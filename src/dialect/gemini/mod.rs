@@ -215,6 +215,7 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
         handler_name: Some("hookrun"),
         ..super::setup::HooksFile::GROUPED
     },
+    places: PLACES,
     // No fail-safe switch.
     fail_closed: |_| None,
     // Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command text with
@@ -268,3 +269,28 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
     }
     Some(v)
 }
+
+/// Where Gemini CLI keeps its hooks: `/etc/gemini-cli/settings.json`,
+/// `~/.gemini/settings.json` and `<project>/.gemini/settings.json`.
+const PLACES: super::setup::Places = super::setup::Places {
+    user: super::setup::UserFile {
+        var: None,
+        home_dir: ".gemini",
+        file: "settings.json",
+    },
+    project: ".gemini/settings.json",
+    local: None,
+    reads: |project, homes| {
+        [Some(std::path::PathBuf::from(
+            "/etc/gemini-cli/settings.json",
+        ))]
+        .into_iter()
+        .chain([
+            homes.dir(None, ".gemini").map(|d| d.join("settings.json")),
+            Some(project.join(".gemini/settings.json")),
+        ])
+        .flatten()
+        .map(crate::dirs::HookPlace::File)
+        .collect()
+    },
+};
