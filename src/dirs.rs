@@ -46,6 +46,12 @@ impl Homes {
             .or_else(|| self.home.as_ref().map(|h| h.join(under_home)))
     }
 
+    /// The path a variable of the environment names, where it is set.
+    #[must_use]
+    pub fn var(&self, name: &str) -> Option<&Path> {
+        self.vars.get(name).map(PathBuf::as_path)
+    }
+
     /// These homes with `var` set to `dir` (tests).
     #[cfg(test)]
     #[must_use]

@@ -219,6 +219,12 @@ pub(crate) static AGENT_ONLY: &[EventInfo] = &[
     // deputy's, after each model request of a run; deputy ignores its
     // hooks' results.
     ev!("PostModelRequest", None, Narrow, Generic, LONG, false),
+    // Qwen Code's: after a session is deleted (its hooks' output is never
+    // read), and as a todo item is added or completed (a block keeps it
+    // from being so, with the reason for the model).
+    ev!("SessionDelete", None, Narrow, Outside, 60_000, false),
+    ev!("TodoCreated", None, Narrow, TaskCreated, 60_000, false),
+    ev!("TodoCompleted", None, Narrow, TaskCreated, 60_000, false),
 ];
 
 /// pydantic-deep's lifecycle events, which keep their own names (their

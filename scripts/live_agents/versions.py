@@ -4,12 +4,14 @@ CLAUDE_CODE = "2.1.332"
 CODEX = "0.171.0"
 GEMINI_CLI = "0.61.0"
 PYDANTIC_DEEP = "0.3.50"
+QWEN_CODE = "0.24.4"
 
 # npm packages installed together into target/live/agents.
 NPM_PACKAGES = {
     "claude": f"@anthropic-ai/claude-code@{CLAUDE_CODE}",
     "codex": f"@openai/codex@{CODEX}",
     "gemini": f"@google/gemini-cli@{GEMINI_CLI}",
+    "qwen": f"@qwen-code/qwen-code@{QWEN_CODE}",
 }
 
 # PyPI pins for pydantic-deep's own hook runner (as bench-peers measured it).

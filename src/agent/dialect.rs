@@ -22,6 +22,7 @@ macro_rules! dialects {
             Copilot "copilot" copilot::Copilot, false, agent;
             Cursor "cursor" cursor::Cursor, false, agent;
             Deputy "deputy" deputy::Deputy, false;
+            Qwen "qwen" qwen::Qwen, true, agent;
         }
     };
 }

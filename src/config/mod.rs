@@ -16,6 +16,7 @@ mod layer;
 mod model;
 pub(crate) mod own_files;
 pub(crate) mod placeholder;
+mod provider;
 mod readers;
 pub(crate) use crate::diagnostic::{Code, Diagnostic, Severity};
 mod toml_file;
@@ -39,7 +40,7 @@ pub use model::{Action, Config, FailMode, LoadOptions};
 pub(crate) use model::{Hook, Limits, Order, Origin, Unreadable, fill_header_vars};
 pub(crate) use model::{McpTransport, Provider};
 use own_files::{OwnFiles, Sources};
-pub(crate) use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, Skipped};
+pub(crate) use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, ShapeRules, Skipped};
 /// Loads and layers config files in order, as Claude Code does: hook lists
 /// appended, `disableAllHooks` takes the last value set, dedup happens per
 /// event (docs/configuration.md).
@@ -301,7 +302,7 @@ fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, E
     }
     match options.foreign.agent_of_file(path, text, options.format) {
         Ok(agent) if agent.is_claude_like() => {
-            let mut layer = claude::load(path, text, options)?;
+            let mut layer = claude::load(path, text, options, options.foreign.shape_rules(agent))?;
             if options.foreign.ignores_if(agent) {
                 foreign::drop_if(path, text, agent, &mut layer);
             }
@@ -309,7 +310,7 @@ fn parse_layer(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, E
         }
         Ok(agent) => match options.foreign.read(agent, text) {
             Some(f) => foreign::layer(path, text, f, options),
-            None => claude::load(path, text, options),
+            None => claude::load(path, text, options, ShapeRules::CLAUDE),
         },
         Err(why) => foreign::layer(path, text, Err(why), options),
     }

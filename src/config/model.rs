@@ -103,39 +103,7 @@ impl Action {
     }
 }
 
-/// Whose model API a prompt hook asks.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Deserialize,
-    serde::Serialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Provider {
-    /// The Anthropic Messages API (`ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`
-    /// or `ANTHROPIC_AUTH_TOKEN`), or the Claude Code CLI without a key.
-    #[default]
-    Anthropic,
-    /// An OpenAI-compatible chat completions API (`OPENAI_BASE_URL`,
-    /// `OPENAI_API_KEY`).
-    Openai,
-}
-
-impl Provider {
-    /// The name written in TOML.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Anthropic => "anthropic",
-            Self::Openai => "openai",
-        }
-    }
-}
+pub(crate) use super::provider::Provider;
 
 /// An http hook's header value with each `$VAR` and `${VAR}` replaced by
 /// `fill(VAR)`; a `$` that names nothing stays. The one reading of the

@@ -30,6 +30,9 @@ pub trait ForeignFiles: Sync {
         forced: Option<Dialect>,
     ) -> Result<Dialect, String>;
 
+    /// How an agent whose file has Claude Code's shape reads it.
+    fn shape_rules(&self, agent: Dialect) -> ShapeRules;
+
     /// Whether an agent whose file has Claude Code's shape ignores `if`.
     fn ignores_if(&self, agent: Dialect) -> bool;
 
@@ -52,6 +55,44 @@ pub trait ForeignFiles: Sync {
         project: &Path,
         homes: &crate::dirs::Homes,
     ) -> Vec<crate::dirs::HookPlace>;
+}
+
+/// How an agent whose hooks file has Claude Code's shape reads it, where
+/// it reads it otherwise than Claude Code (Qwen Code's settings).
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeRules {
+    /// The agent, as its users name it, for messages.
+    pub agent: &'static str,
+    /// Whether a `timeout` of 1000 or more counts milliseconds (else every
+    /// `timeout` counts seconds).
+    pub legacy_millis: bool,
+    /// Whether a handler's `env` object is set for its command.
+    pub handler_env: bool,
+    /// Whether `failMode: "closed"` makes a handler fail closed.
+    pub fail_mode_key: bool,
+    /// The handler `type`s the agent runs; any other is dropped.
+    pub kinds: &'static [&'static str],
+    /// Whether an invalid entry under a guard event makes the agent ignore
+    /// the whole file (else only that entry is dropped).
+    pub guard_voids_file: bool,
+    /// Whether the agent fires an event of this name.
+    pub fires: fn(&str) -> bool,
+    /// The model API a `prompt` handler asks: the agent's own.
+    pub prompt_provider: super::provider::Provider,
+}
+
+impl ShapeRules {
+    /// Claude Code's own rules.
+    pub const CLAUDE: ShapeRules = ShapeRules {
+        agent: "Claude Code",
+        legacy_millis: false,
+        handler_env: false,
+        fail_mode_key: false,
+        kinds: &["command", "prompt", "agent", "http", "mcp_tool"],
+        guard_voids_file: true,
+        fires: |event| crate::events::info(event).is_some(),
+        prompt_provider: super::provider::Provider::Anthropic,
+    };
 }
 
 impl std::fmt::Debug for dyn ForeignFiles {

@@ -11,6 +11,7 @@
 pub(crate) mod canary;
 pub(crate) mod convert;
 pub(crate) mod flat_hooks;
+pub(crate) mod grouped_settings;
 pub(crate) mod location;
 
 pub(crate) mod protocol;

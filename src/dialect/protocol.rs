@@ -43,6 +43,12 @@ pub(crate) trait Protocol: Sync {
         Some(event.to_owned())
     }
 
+    /// How this agent reads a hooks file of Claude Code's shape, where it
+    /// has one.
+    fn shape_rules(&self) -> crate::config::ShapeRules {
+        crate::config::ShapeRules::CLAUDE
+    }
+
     /// The timeout of a hook that sets none, where this agent's own default
     /// differs from Claude Code's.
     fn default_timeout(&self, _event: &str) -> Option<std::time::Duration> {

@@ -38,6 +38,7 @@ mod tests {
             (Agent::Claude, "CLAUDE_CODE"),
             (Agent::Codex, "CODEX"),
             (Agent::Gemini, "GEMINI_CLI"),
+            (Agent::Qwen, "QWEN_CODE"),
         ];
         for (agent, name) in pins {
             let row = of(agent);

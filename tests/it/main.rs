@@ -37,6 +37,7 @@ mod on_error;
 mod policy_test;
 mod process;
 mod properties;
+mod qwen;
 mod report;
 mod rewrites;
 mod run_snapshots;

@@ -17,6 +17,8 @@ pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
     pub(super) text: &'a str,
     pub(super) options: LoadOptions,
+    /// How the file's agent reads it.
+    pub(super) rules: crate::config::readers::ShapeRules,
     pub(super) plugin_root: Option<PathBuf>,
     pub(super) policy: bool,
     pub(super) hooks: Vec<Hook>,

@@ -31,8 +31,21 @@ impl Ctx<'_> {
             Some(other) => return Err(wrong_type("type", other, "a string")),
             None => return Err((Code::UnknownHandlerType, "has no `type`".to_owned())),
         };
+        let known = crate::config::readers::ShapeRules::CLAUDE
+            .kinds
+            .contains(&kind);
+        if known && !self.rules.kinds.contains(&kind) {
+            return Err((
+                Code::UnknownHandlerType,
+                format!(
+                    "has handler type \"{kind}\", which {} does not run",
+                    self.rules.agent
+                ),
+            ));
+        }
         let timeout = match h.get("timeout") {
             None => None,
+            Some(t) if self.rules.legacy_millis => self.legacy_timeout(t, key),
             Some(Value::Number(n)) => {
                 let secs = n.as_f64().unwrap_or(0.0);
                 let t = timeout_from_secs(secs).ok_or_else(|| {
@@ -66,15 +79,27 @@ impl Ctx<'_> {
             }
         };
         let if_rule = opt_str(h, "if")?;
-        let on_failure = opt_str(h, "onFailure")?;
-        let fail_mode = match on_failure.as_deref() {
-            None | Some("continue") => None,
-            Some("block") => Some(FailMode::Closed),
-            Some(other) => {
-                return Err((
-                    Code::WrongType,
-                    format!("has `onFailure` \"{other}\", expected \"continue\" or \"block\""),
-                ));
+        let fail_mode = if self.rules.fail_mode_key {
+            match opt_str(h, "failMode")?.as_deref() {
+                None | Some("open") => None,
+                Some("closed") => Some(FailMode::Closed),
+                Some(other) => {
+                    return Err((
+                        Code::WrongType,
+                        format!("has `failMode` \"{other}\", expected \"open\" or \"closed\""),
+                    ));
+                }
+            }
+        } else {
+            match opt_str(h, "onFailure")?.as_deref() {
+                None | Some("continue") => None,
+                Some("block") => Some(FailMode::Closed),
+                Some(other) => {
+                    return Err((
+                        Code::WrongType,
+                        format!("has `onFailure` \"{other}\", expected \"continue\" or \"block\""),
+                    ));
+                }
             }
         };
         let is_async = opt_bool(h, "async")? || opt_bool(h, "asyncRewake")?;
@@ -130,7 +155,7 @@ impl Ctx<'_> {
                 Action::Prompt {
                     prompt: prompt_of(h, kind)?,
                     model: opt_str(h, "model")?,
-                    provider: crate::config::model::Provider::Anthropic,
+                    provider: self.rules.prompt_provider,
                     continue_on_block: opt_bool(h, "continueOnBlock")?,
                 },
                 String::new(),
@@ -158,11 +183,14 @@ impl Ctx<'_> {
             &[],
             &detail,
         );
-        let env = self
+        let mut env = self
             .plugin_root
             .as_ref()
             .map(|root| vec![("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string())])
             .unwrap_or_default();
+        if self.rules.handler_env {
+            env.extend(handler_env(h)?);
+        }
         let at = crate::config::json_locate::locate(self.text, key).map(|o| line_col(self.text, o));
         Ok(Hook {
             name: None,
@@ -187,6 +215,56 @@ impl Ctx<'_> {
             },
             dedup_key,
         })
+    }
+}
+
+/// A handler's `env`: an object of strings, set for its command.
+fn handler_env(h: &serde_json::Map<String, Value>) -> Result<Vec<(String, String)>, Problem> {
+    match h.get("env") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                (
+                    Code::WrongType,
+                    "has `env` whose values are not all strings".to_owned(),
+                )
+            }),
+        Some(other) => Err(wrong_type("env", other, "an object of strings")),
+    }
+}
+
+impl Ctx<'_> {
+    /// A `timeout` read the legacy way (Qwen Code's): a number, or a
+    /// numeric string, of seconds, and of milliseconds from 1000 on; one
+    /// that is not positive gives the agent's default, with a warning.
+    fn legacy_timeout(&mut self, t: &Value, key: &str) -> Option<std::time::Duration> {
+        let n = match t {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.trim().parse::<f64>().ok(),
+            _ => None,
+        };
+        match n {
+            Some(n) if n.is_finite() && n >= 1000.0 => Some(std::time::Duration::from_secs_f64(
+                n.min(2_147_483_647.0) / 1000.0,
+            )),
+            Some(n) if n.is_finite() && n > 0.0 => timeout_from_secs(n),
+            _ => {
+                let d = self.diag(
+                    Code::BadTimeout,
+                    &format!("{key}.timeout"),
+                    format!(
+                        "`timeout` {t} is not a positive number; {} gives the hook its default timeout, and so does hookrun",
+                        self.rules.agent
+                    ),
+                );
+                self.warnings
+                    .push(d.fix("`timeout` counts seconds (from 1000 on, milliseconds)"));
+                None
+            }
+        }
     }
 }
 

@@ -32,7 +32,12 @@ use crate::wording::kind_of;
 pub(crate) const GUARD_EVENTS: &[&str] =
     &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
 
-pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
+pub(super) fn load(
+    path: &Path,
+    text: &str,
+    options: LoadOptions,
+    rules: crate::config::readers::ShapeRules,
+) -> Result<Layer, Error> {
     let root: Value = serde_json::from_str(text).map_err(|e| {
         Error::Config(Box::new(ConfigProblem {
             code: Code::Syntax,
@@ -63,6 +68,7 @@ pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Laye
         path,
         text,
         options,
+        rules,
         plugin_root: plugin_root_of(path),
         policy: is_policy_file(path),
         hooks: Vec::new(),
@@ -186,11 +192,14 @@ impl Ctx<'_> {
 
     fn load_event(&mut self, event: &str, groups: &Value) {
         let key = format!("hooks.{event}");
-        if crate::events::info(event).is_none() {
+        if !(self.rules.fires)(event) {
             let mut d = self.diag(
                 Code::UnknownEvent,
                 &key,
-                format!("unknown event `{event}`; Claude Code drops it, so hookrun does too"),
+                format!(
+                    "unknown event `{event}`; {} drops it, so hookrun does too",
+                    self.rules.agent
+                ),
             );
             if let Some(near) = crate::events::nearest(event) {
                 d = d.fix(format!("did you mean `{near}`?"));
@@ -198,7 +207,7 @@ impl Ctx<'_> {
             self.notices.push(d);
             return;
         }
-        let guard = GUARD_EVENTS.contains(&event);
+        let guard = self.rules.guard_voids_file && GUARD_EVENTS.contains(&event);
         let Value::Array(groups) = groups else {
             let why = format!("is {}, not a list of matcher groups", kind_of(groups));
             self.drop_entry(guard, &key, (Code::WrongShape, why));
@@ -227,9 +236,9 @@ impl Ctx<'_> {
     /// file ignored under a guard event.
     fn drop_entry(&mut self, guard: bool, key: &str, (code, why): Problem) {
         let consequence = if guard {
-            ""
+            String::new()
         } else {
-            "; entry dropped (Claude Code drops it too)"
+            format!("; entry dropped ({} drops it too)", self.rules.agent)
         };
         let d = self.diag(code, key, format!("`{key}` {why}{consequence}"));
         let d = match code {
@@ -237,9 +246,15 @@ impl Ctx<'_> {
                 d.fix("`timeout` is a positive number of seconds, e.g. `\"timeout\": 30`")
             }
             Code::MissingCommand => d.fix("add `\"command\": \"...\"`"),
-            Code::UnknownHandlerType => {
-                d.fix("`type` is one of \"command\", \"prompt\", \"agent\", \"http\", \"mcp_tool\"")
-            }
+            Code::UnknownHandlerType => d.fix(format!(
+                "`type` is one of {}",
+                self.rules
+                    .kinds
+                    .iter()
+                    .map(|k| format!("\"{k}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             _ => d,
         };
         self.notices.push(d);

@@ -23,10 +23,17 @@ pub(crate) fn agent_of_path(path: &Path) -> Option<Dialect> {
         .parent()
         .and_then(Path::file_name)
         .and_then(|n| n.to_str());
+    let own = crate::agent::Agent::ALL.into_iter().find(|agent| {
+        let places = crate::dialect::setup(*agent).places;
+        let user = Path::new(places.user.home_dir).join(places.user.file);
+        [Path::new(places.project), user.as_path()]
+            .into_iter()
+            .any(|p| p.components().count() > 1 && path.ends_with(p))
+    });
+    if let Some(agent) = own {
+        return Some(agent.dialect());
+    }
     match (grand, dir_name, name) {
-        (_, ".gemini", "settings.json") => Some(Dialect::Gemini),
-        (_, ".cursor", "hooks.json") => Some(Dialect::Cursor),
-        (_, ".codex", "hooks.json") => Some(Dialect::Codex),
         (_, ".claude", _) => Some(Dialect::Claude),
         (Some(".github" | ".copilot"), "hooks", n) if n.ends_with(".json") => {
             Some(Dialect::Copilot)
@@ -103,14 +110,12 @@ pub(crate) fn agent_of_file(
             Err(_) => Dialect::Claude,
         },
     };
-    match agent {
-        Dialect::Claude | Dialect::Codex | Dialect::Gemini | Dialect::Cursor | Dialect::Copilot => {
-            Ok(agent)
-        }
-        other => Err(format!(
+    match crate::agent::Agent::of(agent) {
+        Some(_) => Ok(agent),
+        None => Err(format!(
             "hookrun reads no {} hooks file: {} hooks are configured in hookrun TOML",
-            other.as_str(),
-            other.as_str()
+            agent.as_str(),
+            agent.as_str()
         )),
     }
 }

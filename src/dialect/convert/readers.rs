@@ -24,6 +24,10 @@ impl ForeignFiles for Readers {
         super::detect::agent_of_file(path, text, forced)
     }
 
+    fn shape_rules(&self, agent: Dialect) -> crate::config::ShapeRules {
+        crate::dialect::protocol(agent).shape_rules()
+    }
+
     fn ignores_if(&self, agent: Dialect) -> bool {
         super::detect::ignores_if(agent)
     }

@@ -17,7 +17,6 @@ use crate::rendered::Rendered;
 
 pub(crate) mod events;
 mod read;
-pub(crate) mod settings;
 
 pub(crate) use events::EVENTS;
 use read::MODEL_FIELDS;
@@ -129,6 +128,24 @@ fn gemini_exit_status(d: &Decision) -> u8 {
         .map_or(0, |c| u8::try_from(c).unwrap_or(1))
 }
 
+/// Gemini CLI's settings `hooks` block, as `convert --to gemini` writes
+/// it: Gemini's event names, timeouts in **milliseconds**.
+const SETTINGS: super::grouped_settings::Grouped = super::grouped_settings::Grouped {
+    agent: "Gemini",
+    event_name: |event| {
+        Some(
+            EVENTS
+                .iter()
+                .find(|(_, m)| *m == event)
+                .map_or(event, |(g, _)| g)
+                .to_owned(),
+        )
+    },
+    millis: true,
+    fail_closed: None,
+    async_hooks: false,
+};
+
 /// Gemini CLI: recognised by its own event names (those Claude Code does not share).
 pub(crate) struct Gemini;
 
@@ -142,7 +159,7 @@ impl super::protocol::Protocol for Gemini {
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
-        Some(settings::toml_to_gemini)
+        Some(|path| super::grouped_settings::toml_to_grouped(path, &SETTINGS))
     }
 
     fn detects(&self, obj: &Map<String, Value>) -> bool {
