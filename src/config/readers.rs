@@ -75,6 +75,9 @@ pub struct ShapeRules {
     /// Whether an invalid entry under a guard event makes the agent ignore
     /// the whole file (else only that entry is dropped).
     pub guard_voids_file: bool,
+    /// Whether a group's `sequential: true` makes the agent run its event's
+    /// hooks one after another.
+    pub sequential_groups: bool,
     /// Whether the agent fires an event of this name.
     pub fires: fn(&str) -> bool,
     /// The model API a `prompt` handler asks: the agent's own.
@@ -90,6 +93,7 @@ impl ShapeRules {
         fail_mode_key: false,
         kinds: &["command", "prompt", "agent", "http", "mcp_tool"],
         guard_voids_file: true,
+        sequential_groups: false,
         fires: |event| crate::events::info(event).is_some(),
         prompt_provider: super::provider::Provider::Anthropic,
     };

@@ -277,3 +277,44 @@ fn install_registers_hookrun_in_qwens_user_settings_in_qwen_home() {
     // A deny must hold when hookrun cannot answer: Qwen Code's fail-safe.
     assert_eq!(handler["failMode"], "closed", "{text}");
 }
+
+#[test]
+fn a_sequential_group_runs_the_events_hooks_one_after_another() {
+    for (sequential, expected) in [(true, "a\nb\n"), (false, "b\na\n")] {
+        let t = HookTest::new()
+            .json(json!({"hooks": {"PreToolUse": [
+                {"sequential": sequential, "hooks": [command("sleep 1; echo a >> log")]},
+                {"hooks": [command("echo b >> log")]}
+            ]}}))
+            .args(&["--dialect", "qwen", "--config-format", "qwen"]);
+        let stdin = payload(&t, "PreToolUse");
+        let out = t.run_stdin(&stdin);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_eq!(t.read("log"), expected, "sequential: {sequential}");
+    }
+}
+
+#[test]
+fn a_qwen_settings_file_is_known_by_its_path() {
+    // No `--config-format`: `.qwen/settings.json` says whose file it is, so
+    // a timeout of 1500 counts milliseconds.
+    let t = HookTest::new()
+        .file(
+            ".qwen/settings.json",
+            &settings(
+                "PreToolUse",
+                json!({"type": "command", "command": "sleep 20", "timeout": 1500}),
+            )
+            .to_string(),
+        )
+        .args(&["--dialect", "qwen"]);
+    let t = t.arg("--config").arg(".qwen/settings.json");
+    let stdin = payload(&t, "PreToolUse");
+    let out = t.run_stdin(&stdin);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.elapsed < std::time::Duration::from_secs(10),
+        "{:?}",
+        out.elapsed
+    );
+}

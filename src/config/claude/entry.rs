@@ -26,6 +26,8 @@ pub(super) struct Ctx<'a> {
     pub(super) warnings: Vec<Diagnostic>,
     /// The first invalid entry under a guard event: the file is ignored.
     pub(super) guard_problem: Option<String>,
+    /// Events a group of which asks for its hooks one after another.
+    pub(super) sequential: Vec<String>,
 }
 
 pub(super) fn wrong_type(key: &str, value: &Value, expected: &str) -> Problem {

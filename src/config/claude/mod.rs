@@ -75,6 +75,7 @@ pub(super) fn load(
         notices: Vec::new(),
         warnings: Vec::new(),
         guard_problem: None,
+        sequential: Vec::new(),
     };
     let mut layer = Layer {
         policy: ctx.policy,
@@ -149,6 +150,11 @@ pub(super) fn load(
         layer.disable_all = None;
         layer.hookrun_plugin = None;
     }
+    layer.order_by_event = ctx
+        .sequential
+        .into_iter()
+        .map(|e| (e, crate::config::model::Order::Sequential))
+        .collect();
     layer.hooks = ctx.hooks;
     layer.notices = ctx.notices;
     layer.warnings = ctx.warnings;
@@ -222,6 +228,13 @@ impl Ctx<'_> {
                     continue;
                 }
             };
+            // One sequential group makes the whole event sequential.
+            if self.rules.sequential_groups
+                && group.get("sequential") == Some(&Value::Bool(true))
+                && !self.sequential.iter().any(|e| e == event)
+            {
+                self.sequential.push(event.to_owned());
+            }
             for (hi, handler) in handlers.iter().enumerate() {
                 let hkey = format!("{gkey}.hooks[{hi}]");
                 match self.parse_handler(event, matcher, handler, &hkey) {

@@ -169,6 +169,7 @@ impl super::protocol::Protocol for Qwen {
             fail_mode_key: true,
             kinds: &["command", "http", "prompt"],
             guard_voids_file: false,
+            sequential_groups: true,
             fires: |event| EVENTS.contains(&event),
             prompt_provider: crate::config::Provider::Openai,
         }
