@@ -3,6 +3,7 @@
 CLAUDE_CODE = "2.1.332"
 CODEX = "0.171.0"
 GEMINI_CLI = "0.61.0"
+QWEN_CODE = "0.24.4"
 PYDANTIC_DEEP = "0.3.50"
 
 # npm packages installed together into target/live/agents.
@@ -10,6 +11,7 @@ NPM_PACKAGES = {
     "claude": f"@anthropic-ai/claude-code@{CLAUDE_CODE}",
     "codex": f"@openai/codex@{CODEX}",
     "gemini": f"@google/gemini-cli@{GEMINI_CLI}",
+    "qwen": f"@qwen-code/qwen-code@{QWEN_CODE}",
 }
 
 # PyPI pins for pydantic-deep's own hook runner (as bench-peers measured it).
