@@ -12,7 +12,7 @@ A scenario is run in several *modes*:
 - ``own-config`` — check scenarios only: hookrun reading the scenario's own
   TOML (``OwnConfig``), e.g. one it cannot read.
 
-Each agent module (claude, codex, gemini, pydantic) exposes ``AGENT``,
+Each agent module (claude, codex, gemini, qwen, pydantic) exposes ``AGENT``,
 ``install(ctx)``, ``scenarios()`` and ``run(ctx, scenario, mode, workdir)``.
 """
 from __future__ import annotations
