@@ -38,6 +38,9 @@ HOOKRUN_TIMEOUT_S = 120
 # What the registered hookrun command is told besides its config: the config
 # format of the settings-shaped hooks file.
 CONFIG_ARGS = ("--config-format", "qwen")
+# Qwen Code's payloads carry Claude Code's event names: every registration
+# names the dialect, as `hookrun install --agent qwen` writes it.
+DIALECT_ARGS = ("--dialect", "qwen")
 
 # The settings schema version Qwen Code 0.24.4 migrates a settings file to
 # (it rewrites a file without it on start).
@@ -132,7 +135,8 @@ def _hooks_for_mode(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[dict, s
     if mode in ("A", "A2"):
         return sc.hooks, None
     if mode == common.OWN_CONFIG:
-        registration = {"type": "command", "command": common.own_config_command(ctx, sc, run_dir),
+        registration = {"type": "command",
+                        "command": common.own_config_command(ctx, sc, run_dir, *DIALECT_ARGS),
                         "timeout": HOOKRUN_TIMEOUT_S}
         return {event: [{"hooks": [registration]}] for event in sc.hooks}, None
     settings_json = os.path.join(run_dir, "settings.json")
@@ -145,7 +149,7 @@ def _hooks_for_mode(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[dict, s
         if problem:
             return {}, problem
     registration = {"type": "command",
-                    "command": common.hookrun_command(ctx, config, *CONFIG_ARGS),
+                    "command": common.hookrun_command(ctx, config, *DIALECT_ARGS, *CONFIG_ARGS),
                     "timeout": HOOKRUN_TIMEOUT_S}
     return {event: [{"hooks": [registration]}] for event in sc.hooks}, None
 

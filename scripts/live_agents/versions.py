@@ -5,7 +5,6 @@ CODEX = "0.171.0"
 GEMINI_CLI = "0.61.0"
 QWEN_CODE = "0.24.4"
 PYDANTIC_DEEP = "0.3.50"
-QWEN_CODE = "0.24.4"
 
 # npm packages installed together into target/live/agents.
 NPM_PACKAGES = {
