@@ -24,6 +24,16 @@ pub(crate) fn fail_closed(
     (crate::dialect::setup(agent).fail_closed)(model_event)
 }
 
+/// The handler key of the agent's fail-safe, where it has one (the same
+/// key on every event it honours it on).
+#[must_use]
+pub(crate) fn key(agent: Agent) -> Option<&'static str> {
+    ["PreToolUse", "PermissionRequest", "UserPromptSubmit"]
+        .into_iter()
+        .find_map(|e| fail_closed(agent, e))
+        .map(|(k, _)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +50,10 @@ mod tests {
         assert_eq!(key(Agent::Claude, "SessionStart"), None);
         assert_eq!(key(Agent::Cursor, "PreToolUse"), Some("failClosed"));
         assert_eq!(key(Agent::Cursor, "Stop"), None);
+        assert_eq!(key(Agent::Qwen, "PreToolUse"), Some("failMode"));
+        assert_eq!(super::key(Agent::Qwen), Some("failMode"));
+        assert_eq!(super::key(Agent::Claude), Some("onFailure"));
+        assert_eq!(super::key(Agent::Gemini), None);
         for agent in [Agent::Codex, Agent::Gemini, Agent::Copilot] {
             assert_eq!(key(agent, "PreToolUse"), None);
         }

@@ -86,9 +86,8 @@ fn registration_commands(
             for (k, v) in map {
                 match v.as_str() {
                     Some(c) if (k == "command" || k == "bash") && is_registration(c, agent) => {
-                        let fail_safe = map
-                            .get("onFailure")
-                            .or_else(|| map.get("failClosed"))
+                        let fail_safe = crate::install::fail_safe::key(agent)
+                            .and_then(|k| map.get(k))
                             .cloned();
                         out.push((c.to_owned(), fail_safe));
                     }

@@ -276,6 +276,18 @@ fn install_registers_hookrun_in_qwens_user_settings_in_qwen_home() {
     );
     // A deny must hold when hookrun cannot answer: Qwen Code's fail-safe.
     assert_eq!(handler["failMode"], "closed", "{text}");
+    // And doctor reads it back as the fail-safe install wrote.
+    let doctor = std::process::Command::new(crate::support::BIN)
+        .args(["doctor", "--no-hooks"])
+        .current_dir(t.path())
+        .env("HOME", &home)
+        .env("QWEN_HOME", t.path().join("qh"))
+        .env("XDG_CONFIG_HOME", t.path().join(".xdg"))
+        .output()
+        .expect("doctor");
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(said.contains("qh/settings.json"), "{said}");
+    assert!(!said.contains("D004"), "{said}");
 }
 
 #[test]
