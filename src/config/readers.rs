@@ -80,6 +80,9 @@ pub struct ShapeRules {
     pub sequential_groups: bool,
     /// Whether the agent fires an event of this name.
     pub fires: fn(&str) -> bool,
+    /// The agent's matcher (on a tool event or not) as a hookrun regex,
+    /// where it reads matchers otherwise than Claude Code.
+    pub matcher: Option<fn(bool, &str) -> String>,
     /// The model API a `prompt` handler asks: the agent's own.
     pub prompt_provider: super::provider::Provider,
 }
@@ -95,6 +98,7 @@ impl ShapeRules {
         guard_voids_file: true,
         sequential_groups: false,
         fires: |event| crate::events::info(event).is_some(),
+        matcher: None,
         prompt_provider: super::provider::Provider::Anthropic,
     };
 }

@@ -91,6 +91,13 @@ fn exit_2_denies_with_stderr_and_the_answer_is_json_at_exit_0() {
 }
 
 #[test]
+fn a_silent_exit_2_is_no_answer() {
+    let out = run("PreToolUse", command("exit 2"), "PreToolUse");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "", "{out:?}");
+}
+
+#[test]
 fn on_exit_2_a_json_stderr_is_the_answer_and_stdout_is_not_read() {
     // Qwen Code parses stderr as the answer on exit 2: an allow there allows.
     let out = run(

@@ -195,7 +195,7 @@ impl Ctx<'_> {
         Ok(Hook {
             name: None,
             events: vec![event.to_owned()],
-            matcher: matcher.map(Matcher::new),
+            matcher: self.matcher_of(event, matcher),
             action,
             timeout,
             fail_mode: fail_mode.unwrap_or(self.options.default_fail_mode),
@@ -237,6 +237,20 @@ fn handler_env(h: &serde_json::Map<String, Value>) -> Result<Vec<(String, String
 }
 
 impl Ctx<'_> {
+    /// A group's matcher, read as the file's agent reads it.
+    fn matcher_of(&self, event: &str, matcher: Option<&str>) -> Option<Matcher> {
+        let m = matcher?;
+        match self.rules.matcher {
+            None => Some(Matcher::new(m)),
+            Some(translate) => {
+                let tool_event = crate::events::known(event).is_some_and(|i| i.tool_event);
+                let regex = translate(tool_event, m);
+                (!regex.is_empty())
+                    .then(|| Matcher::with_syntax(&regex, crate::matcher::Syntax::Regex))
+            }
+        }
+    }
+
     /// A `timeout` read the legacy way (Qwen Code's): a number, or a
     /// numeric string, of seconds, and of milliseconds from 1000 on; one
     /// that is not positive gives the agent's default, with a warning.

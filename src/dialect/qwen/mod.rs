@@ -20,6 +20,7 @@ use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
 mod read;
+mod tools;
 
 /// Qwen Code 0.24's events: Claude Code's names, and three of its own.
 const EVENTS: &[&str] = &[
@@ -171,6 +172,7 @@ impl super::protocol::Protocol for Qwen {
             guard_voids_file: false,
             sequential_groups: true,
             fires: |event| EVENTS.contains(&event),
+            matcher: Some(tools::matcher_regex),
             prompt_provider: crate::config::Provider::Openai,
         }
     }

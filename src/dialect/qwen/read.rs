@@ -3,7 +3,7 @@
 //!
 //! Qwen Code reads a hook otherwise than Claude Code: on exit 2 it reads
 //! **stderr**, as a JSON answer when it is one, else as the reason of a
-//! deny; on any other exit it reads stdout, or stderr when stdout is empty,
+//! deny (a silent exit 2 is no answer); on any other exit it reads stdout, or stderr when stdout is empty,
 //! and takes a JSON object as the answer whatever the exit status (a
 //! failing hook's JSON counts). Plain text is context on SessionStart,
 //! UserPromptSubmit and UserPromptExpansion (from stdout), a message
@@ -31,9 +31,12 @@ pub(crate) fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
     let stdout = String::from_utf8_lossy(&run.stdout.bytes);
     let stderr = String::from_utf8_lossy(&run.stderr.bytes);
     let answer = if status == 2 {
+        // A silent exit 2 gives Qwen Code no answer at all: the action goes
+        // on.
         let text = stderr.trim();
         match json_of(text) {
             Some(obj) => translate(event, &obj),
+            None if text.is_empty() => json!({}),
             None => deny(event, text),
         }
     } else {
