@@ -85,6 +85,7 @@ codes! {
     BuiltinsOnly => "W021", Warning, "HOOKRUN_BUILTINS_ONLY=1: command hooks are not run";
     HeaderVarNotAllowed => "W022", Warning, "an http hook's header names a variable allowed_env_vars does not list";
     JudgeUnavailable => "W023", Warning, "a prompt or agent hook has no model to ask here";
+    TimeoutCapped => "W024", Warning, "a timeout longer than the agent gives a hook on its event";
 }
 
 impl Serialize for Code {

@@ -225,6 +225,16 @@ pub(crate) static AGENT_ONLY: &[EventInfo] = &[
     ev!("SessionDelete", None, Narrow, Outside, 60_000, false),
     ev!("TodoCreated", None, Narrow, TaskCreated, 60_000, false),
     ev!("TodoCompleted", None, Narrow, TaskCreated, 60_000, false),
+    // Codex's, when the user interrupts a turn: it reads only a
+    // `systemMessage` and cannot be blocked; its hooks get a second.
+    ev!("Interrupt", None, Narrow, Generic, 1_000, false),
+    // Cursor's, after the agent's thinking and its reply (text only; their
+    // hooks' output is not read), and its Tab completions' file read (which
+    // a `permission: "deny"` refuses) and file edit (not answered).
+    ev!("AfterAgentThought", None, Narrow, Generic, LONG, false),
+    ev!("AfterAgentResponse", None, Narrow, Generic, LONG, false),
+    ev!("BeforeTabFileRead", None, Narrow, PreTool, LONG, true),
+    ev!("AfterTabFileEdit", None, Narrow, Generic, LONG, true),
 ];
 
 /// pydantic-deep's lifecycle events, which keep their own names (their

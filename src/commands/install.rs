@@ -34,6 +34,14 @@ pub(crate) fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
     if args.uninstall {
         return uninstall(&file, args.agent, args.dry_run);
     }
+    if let Some(lock) = crate::dialect::setup(args.agent)
+        .quirks
+        .machine_lock
+        .and_then(|lock| lock())
+        && !args.dry_run
+    {
+        return Err(Error::Usage(format!("{}; {}", lock.message, lock.fix)));
+    }
     let (config_path, named) = config_to_register(args, &project)?;
     if args.move_hooks {
         super::install_move::move_hooks(&file, args.agent, &config_path, args.dry_run)?;

@@ -80,6 +80,7 @@ pub(super) fn layer(
                 )
             })
             .collect(),
+        policy: options.foreign.is_managed(path),
         ..Layer::default()
     };
     let config_dir = super::placeholder::config_dir(path);
@@ -100,7 +101,7 @@ pub(super) fn layer(
             line_col: locate(&h.key),
             key: h.key.clone(),
             plugin_root: None,
-            policy: false,
+            policy: layer.policy,
             untrusted: false,
         };
         match hook(h, &foreign, options, &config_dir, origin, &fail) {
@@ -165,6 +166,7 @@ fn hook(
                 ".command",
             ));
         }
+        ForeignAction::Unsupported(kind) => Action::Unsupported { kind: kind.clone() },
         ForeignAction::Command(command) => Action::Command {
             command: command.clone(),
             args: None,

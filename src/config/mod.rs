@@ -38,7 +38,7 @@ pub(crate) use discover::{
 use layer::Layer;
 pub use model::{Action, Config, FailMode, LoadOptions};
 pub(crate) use model::{Hook, Limits, Order, Origin, Unreadable, fill_header_vars};
-pub(crate) use model::{McpTransport, Provider};
+pub(crate) use model::{McpServer, McpTransport, Provider};
 use own_files::{OwnFiles, Sources};
 pub(crate) use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, ShapeRules, Skipped};
 /// Loads and layers config files in order, as Claude Code does: hook lists

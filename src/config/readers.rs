@@ -46,6 +46,12 @@ pub trait ForeignFiles: Sync {
     /// an event so is told to write instead.
     fn model_name_of(&self, name: &str) -> Option<(&'static str, &'static str)>;
 
+    /// Whether `path` is one of an agent's machine-wide hook files, an
+    /// administrator's (Copilot CLI's policy files, Cursor's enterprise
+    /// file): its hooks are policy, which no `disableAllHooks` of the
+    /// user's turns off.
+    fn is_managed(&self, path: &Path) -> bool;
+
     /// Every place the agent of `dialect` reads hooks from by itself for a
     /// session in `project`, lowest priority first, whether or not they
     /// exist; none for a dialect that is no agent `install` knows.
@@ -72,6 +78,14 @@ pub struct ShapeRules {
     pub fail_mode_key: bool,
     /// The handler `type`s the agent runs; any other is dropped.
     pub kinds: &'static [&'static str],
+    /// Whether the agent skips a handler of this `type` on this event
+    /// (with a warning; the rest of the file stands): Codex skips `prompt`
+    /// and `agent` hooks, and `mcp_tool` hooks on SessionEnd.
+    pub skips: fn(&str, &str) -> bool,
+    /// The longest timeout, in seconds, the agent gives a hook on this
+    /// event, where it cuts a longer one short (Codex's SessionEnd and
+    /// Interrupt: 3 s).
+    pub timeout_cap: fn(&str) -> Option<f64>,
     /// Whether an invalid entry under a guard event makes the agent ignore
     /// the whole file (else only that entry is dropped).
     pub guard_voids_file: bool,
@@ -85,6 +99,10 @@ pub struct ShapeRules {
     pub matcher: Option<fn(bool, &str) -> String>,
     /// The model API a `prompt` handler asks: the agent's own.
     pub prompt_provider: super::provider::Provider,
+    /// The MCP servers the agent connects for a session in a project,
+    /// which its `mcp_tool` handlers name (Codex's `[mcp_servers]`); Claude
+    /// Code's, which need its approval, are found by config itself.
+    pub mcp_servers: fn(&Path, &crate::dirs::Homes) -> Vec<super::model::McpServer>,
 }
 
 impl ShapeRules {
@@ -95,11 +113,14 @@ impl ShapeRules {
         handler_env: false,
         fail_mode_key: false,
         kinds: &["command", "prompt", "agent", "http", "mcp_tool"],
+        skips: |_, _| false,
+        timeout_cap: |_| None,
         guard_voids_file: true,
         sequential_groups: false,
         fires: |event| crate::events::info(event).is_some(),
         matcher: None,
         prompt_provider: super::provider::Provider::Anthropic,
+        mcp_servers: |_, _| Vec::new(),
     };
 }
 
@@ -156,6 +177,10 @@ pub enum ForeignAction {
         options: Option<toml::Value>,
         mode: Option<String>,
     },
+    /// A handler the agent runs and hookrun cannot (Cursor's and Copilot's
+    /// `prompt` hooks, which ask the agent's own model): `run` counts the
+    /// event as not fully evaluated, `convert` leaves it out.
+    Unsupported(String),
 }
 
 /// An entry of another agent's hooks file that is not carried over.

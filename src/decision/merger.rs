@@ -127,7 +127,9 @@ impl<'a> Merger<'a> {
         match self.family {
             Family::PreTool => self.pre_tool(input, json, hso),
             Family::PermissionRequest => self.permission_request(input, hso),
-            Family::SessionStart => {
+            Family::Generic if self.event == "PreModelSwitch" => self.pre_tool(input, json, hso),
+            Family::SessionStart | Family::Generic => {
+                // Nothing here can be blocked: an exit 2 is shown, not lost.
                 if let Some(b) = &a.blocking_error {
                     self.d
                         .system_messages
@@ -148,13 +150,6 @@ impl<'a> Merger<'a> {
                     self.set_specific("updatedToolOutput", result.clone(), &input.name);
                 }
                 self.pass_through(hso);
-            }
-            Family::Generic => {
-                if self.event == "PreModelSwitch" {
-                    self.pre_tool(input, json, hso);
-                } else {
-                    self.pass_through(hso);
-                }
             }
             Family::Outside => {}
         }

@@ -66,6 +66,10 @@ pub(crate) struct Quirks {
     /// registration `command` in a hooks file, each hook the agent will
     /// not run.
     pub hook_review: Option<HookReview>,
+    /// Why the agent runs no hook of the user's or a project's on this
+    /// machine, where a machine policy says so (Codex's
+    /// `allow_managed_hooks_only`): `install` refuses, `doctor` says it.
+    pub machine_lock: Option<fn() -> Option<Skipped>>,
 }
 
 impl Quirks {
@@ -75,6 +79,7 @@ impl Quirks {
         own_file: None,
         also_runs: None,
         hook_review: None,
+        machine_lock: None,
     };
 }
 
@@ -112,6 +117,10 @@ pub(crate) struct Places {
     /// Every place it reads hooks from by itself for a session in the
     /// project, lowest priority first, whether or not they exist.
     pub reads: fn(&std::path::Path, &crate::dirs::Homes) -> Vec<crate::dirs::HookPlace>,
+    /// The machine's own places among them (files, or directories of
+    /// files): an administrator's, which the user cannot switch off, so
+    /// their hooks are read as policy.
+    pub managed: &'static [&'static str],
 }
 
 /// The user's hooks file of an agent.
@@ -292,7 +301,8 @@ mod tests {
         );
         assert_eq!(gemini.model("BeforeTool"), ["PreToolUse"]);
         let codex = super::super::setup(Agent::Codex).events;
-        assert_eq!(codex.theirs("SessionEnd"), None);
+        assert_eq!(codex.theirs("SessionEnd").as_deref(), Some("SessionEnd"));
+        assert_eq!(codex.theirs("Notification"), None);
         assert_eq!(codex.model("Stop"), ["Stop"]);
     }
 }

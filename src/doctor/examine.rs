@@ -311,7 +311,11 @@ fn config_problems(
 /// agent will not run, where it runs only hooks the user reviewed (its
 /// dialect's `Quirks::hook_review`, which reads the agent's trust state).
 fn unreviewed(agent: Agent, file: &Path, command: &str, homes: &Homes) -> Vec<Problem> {
-    let Some(review) = crate::dialect::setup(agent).quirks.hook_review else {
+    let quirks = crate::dialect::setup(agent).quirks;
+    if let Some(lock) = quirks.machine_lock.and_then(|lock| lock()) {
+        return vec![Problem::new("D011", lock.message, lock.fix)];
+    }
+    let Some(review) = quirks.hook_review else {
         return Vec::new();
     };
     review(file, command, homes, &|c| {

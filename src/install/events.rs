@@ -77,10 +77,32 @@ pub(crate) fn registrations(config: &Config, agent: Agent) -> (Vec<Registration>
             if regs.iter().any(|r| r.event == name) {
                 continue;
             }
+            let protocol = crate::dialect::protocol(agent.dialect());
+            let default = |e: &str| {
+                protocol
+                    .default_timeout(e)
+                    .unwrap_or_else(|| crate::events::default_timeout(e))
+            };
+            let mut secs = timeout_secs(config, event, &default);
+            // An agent that cuts a hook short on this event (Codex: 3 s on
+            // SessionEnd and Interrupt) is given no longer: it would cut the
+            // registration and warn at every start.
+            if let Some(cap) = (protocol.shape_rules().timeout_cap)(event) {
+                let cap_secs = cap.floor() as u64;
+                if secs - MARGIN.as_secs() > cap_secs.saturating_sub(1) {
+                    warnings.push(format!(
+                        "{} gives a hook on `{name}` at most {cap} s, and a hook here may take {} s: {} stops waiting for hookrun first",
+                        agent.as_str(),
+                        secs - MARGIN.as_secs(),
+                        agent.as_str()
+                    ));
+                }
+                secs = secs.min(cap_secs);
+            }
             regs.push(Registration {
                 event: name,
                 model: event.clone(),
-                timeout_secs: timeout_secs(config, event, &crate::events::default_timeout),
+                timeout_secs: secs,
             });
         }
     }
@@ -124,6 +146,10 @@ mod tests {
             agent_event(Agent::Copilot, "Stop").as_deref(),
             Some("agentStop")
         );
-        assert_eq!(agent_event(Agent::Codex, "SessionEnd"), None);
+        assert_eq!(
+            agent_event(Agent::Codex, "Interrupt").as_deref(),
+            Some("Interrupt")
+        );
+        assert_eq!(agent_event(Agent::Gemini, "Interrupt"), None);
     }
 }

@@ -118,8 +118,9 @@ fn convert_recognises_a_gemini_file_with_only_shared_events_by_its_path() {
 }
 
 /// A Copilot hook file: `bash` commands, `timeoutSec`, `cwd`, Copilot's
-/// answer keys at the top level; `powershell`-only and `prompt` hooks are
-/// said to be skipped.
+/// answer keys at the top level; a `powershell`-only hook is said to be
+/// skipped, and a `prompt` hook (Copilot asks its own model) to be one
+/// hookrun cannot run.
 const COPILOT_HOOKS: &str = r#"{"version": 1, "hooks": {
   "preToolUse": [
     {"type": "command", "bash": "cat > ../seen.json; echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm here\"}'", "cwd": "sub", "timeoutSec": 10},
@@ -147,7 +148,11 @@ fn copilot_hook_files_are_read_with_copilot_names_shell_and_answers() {
     // The hook ran in its `cwd` and got the event as Copilot sent it.
     assert!(t.read("seen.json").contains("\"toolArgs\""), "{out:?}");
     assert!(out.stderr.contains("powershell"), "{out:?}");
-    assert!(out.stderr.contains("`prompt` hook"), "{out:?}");
+    // On sessionStart, the prompt hook hookrun cannot run is said.
+    let ev = json!({"hook_event_name": "sessionStart", "source": "new", "cwd": t.path(), "timestamp": 1});
+    let out = t.stdin(ev.to_string().as_bytes()).run();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("copilot prompt hook"), "{out:?}");
 }
 
 #[test]

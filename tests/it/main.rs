@@ -45,5 +45,6 @@ mod serve;
 mod serve_strict;
 mod setup;
 mod signals;
+mod surface;
 mod test_formats;
 mod workspace;

@@ -78,6 +78,7 @@ impl Ctx<'_> {
                 ));
             }
         };
+        let timeout = self.capped_timeout(event, timeout, key);
         let if_rule = opt_str(h, "if")?;
         let fail_mode = if self.rules.fail_mode_key {
             match opt_str(h, "failMode")?.as_deref() {
@@ -370,4 +371,38 @@ fn mcp_tool_action(h: &serde_json::Map<String, Value>) -> Result<Action, Problem
         tool,
         input,
     })
+}
+
+impl Ctx<'_> {
+    /// A timeout cut to what the agent gives a hook on `event` (Codex's
+    /// 3 s on SessionEnd and Interrupt), said as the agent says it.
+    fn capped_timeout(
+        &mut self,
+        event: &str,
+        timeout: Option<std::time::Duration>,
+        key: &str,
+    ) -> Option<std::time::Duration> {
+        let Some(cap) = (self.rules.timeout_cap)(event) else {
+            return timeout;
+        };
+        let cap_d = std::time::Duration::from_secs_f64(cap);
+        match timeout {
+            Some(t) if t > cap_d => {
+                let d = self.diag(
+                    Code::TimeoutCapped,
+                    &format!("{key}.timeout"),
+                    format!(
+                        "`timeout` is {} s, and {} gives a hook on {event} at most {cap} s: read as {cap} s, as {} does",
+                        t.as_secs_f64(),
+                        self.rules.agent,
+                        self.rules.agent
+                    ),
+                );
+                self.warnings
+                    .push(d.fix(format!("write `\"timeout\": {cap}` or less")));
+                Some(cap_d)
+            }
+            t => t,
+        }
+    }
 }

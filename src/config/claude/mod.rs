@@ -132,6 +132,7 @@ pub(super) fn load(
             ctx.guard_problem.get_or_insert_with(|| "hooks".to_owned());
         }
     }
+    layer.mcp_servers = agent_mcp_servers(&ctx);
     if let Some(key) = ctx.guard_problem.take() {
         // Claude Code ignores the whole file: its hooks and its switches.
         if key != "hooks" {
@@ -237,6 +238,20 @@ impl Ctx<'_> {
             }
             for (hi, handler) in handlers.iter().enumerate() {
                 let hkey = format!("{gkey}.hooks[{hi}]");
+                if let Some(kind) = handler.get("type").and_then(Value::as_str)
+                    && (self.rules.skips)(kind, event)
+                {
+                    let d = self.diag(
+                        Code::Unsupported,
+                        &hkey,
+                        format!(
+                            "a `{kind}` hook, which {} skips on {event}; so does hookrun",
+                            self.rules.agent
+                        ),
+                    );
+                    self.notices.push(d);
+                    continue;
+                }
                 match self.parse_handler(event, matcher, handler, &hkey) {
                     Ok(hook) => self.hooks.push(hook),
                     Err(problem) => self.drop_entry(guard, &hkey, problem),
@@ -311,6 +326,29 @@ fn plugin_root_of(path: &Path) -> Option<PathBuf> {
     (path.file_name()? == "hooks.json" && dir.file_name()? == "hooks")
         .then(|| dir.parent().map(Path::to_owned))
         .flatten()
+}
+
+/// The agent's own MCP servers that the file's `mcp_tool` hooks name
+/// (none read for a file without such hooks).
+fn agent_mcp_servers(ctx: &Ctx<'_>) -> Vec<crate::config::model::McpServer> {
+    let named: Vec<&str> = ctx
+        .hooks
+        .iter()
+        .filter_map(|h| match &h.action {
+            crate::config::Action::McpTool { server, .. } => Some(server.as_str()),
+            _ => None,
+        })
+        .collect();
+    if named.is_empty() {
+        return Vec::new();
+    }
+    let Some(project) = super::discover::project_dir() else {
+        return Vec::new();
+    };
+    (ctx.rules.mcp_servers)(&project, &crate::dirs::Homes::from_env())
+        .into_iter()
+        .filter(|s| named.contains(&s.name.as_str()))
+        .collect()
 }
 
 /// Managed settings, whose hooks only a managed `disableAllHooks` turns off.

@@ -318,4 +318,8 @@ const PLACES: super::setup::Places = super::setup::Places {
             .chain(crate::dirs::claude_managed_settings())
             .collect()
     },
+    managed: &[
+        "/etc/claude-code/managed-settings.json",
+        "/etc/claude-code/managed-settings.d",
+    ],
 };

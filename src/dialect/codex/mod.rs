@@ -15,6 +15,8 @@ use crate::events::Family;
 use crate::exec::HookRun;
 use crate::rendered::Rendered;
 
+pub(crate) mod managed;
+pub(crate) mod mcp;
 pub(crate) mod trust;
 
 /// Codex's reading of one hook: as Claude Code's, except that an exit 2
@@ -139,9 +141,27 @@ impl super::protocol::Protocol for Codex {
         Some(crate::dialect::convert::toml_to_claude)
     }
 
+    fn shape_rules(&self) -> crate::config::ShapeRules {
+        crate::config::ShapeRules {
+            agent: "Codex",
+            // Codex runs command hooks and MCP tools; it skips prompt and
+            // agent hooks ("not supported yet") and an MCP tool on
+            // SessionEnd, warning at start.
+            kinds: &["command", "prompt", "agent", "mcp_tool"],
+            skips: |kind, event| {
+                matches!(kind, "prompt" | "agent") || (kind == "mcp_tool" && event == "SessionEnd")
+            },
+            timeout_cap: |event| capped(event).then_some(CAP_SECS),
+            fires: |event| EVENTS.contains(&event),
+            prompt_provider: crate::config::Provider::Openai,
+            mcp_servers: mcp::servers,
+            ..crate::config::ShapeRules::CLAUDE
+        }
+    }
+
     fn default_timeout(&self, event: &str) -> Option<std::time::Duration> {
-        // Codex gives SessionEnd hooks about a second.
-        (event == "SessionEnd").then(|| std::time::Duration::from_secs(1))
+        // Codex gives SessionEnd and Interrupt hooks a second.
+        capped(event).then(|| std::time::Duration::from_secs(1))
     }
 
     fn hook_env(&self, _project_dir: &str) -> Vec<(String, String)> {
@@ -188,7 +208,18 @@ const EVENTS: &[&str] = &[
     "UserPromptSubmit",
     "SubagentStop",
     "Stop",
+    "SessionEnd",
+    "Interrupt",
 ];
+
+/// The events whose hooks Codex gives at most [`CAP_SECS`] (a longer
+/// `timeout` is cut to it, with a warning at start).
+fn capped(event: &str) -> bool {
+    matches!(event, "SessionEnd" | "Interrupt")
+}
+
+/// The longest timeout Codex gives a hook on a [`capped`] event.
+pub(crate) const CAP_SECS: f64 = 3.0;
 
 /// What `install`, `doctor` and `check` know of Codex.
 pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
@@ -209,6 +240,7 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
     tool_names: &[("@shell", &["Bash"])],
     quirks: super::setup::Quirks {
         hook_review: Some(trust::skipped),
+        machine_lock: Some(managed::lock),
         ..super::setup::Quirks::NONE
     },
     launch: LAUNCH,
@@ -258,7 +290,9 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
 
 /// Where Codex keeps its hooks: `hooks.json` and `config.toml` (whose
 /// `[hooks]` tables it also reads) in `$CODEX_HOME` (else `~/.codex`) and
-/// in `<project>/.codex`.
+/// in `<project>/.codex`; and the machine's, in `/etc/codex`: its system
+/// config layer and, above all, the administrator's `managed_config.toml`
+/// and `requirements.toml`.
 const PLACES: super::setup::Places = super::setup::Places {
     user: super::setup::UserFile {
         var: Some(trust::HOME_VAR),
@@ -272,7 +306,17 @@ const PLACES: super::setup::Places = super::setup::Places {
         user.into_iter()
             .chain([project.join(".codex")])
             .flat_map(|dir| [dir.join("hooks.json"), dir.join("config.toml")])
+            .chain(MANAGED.iter().map(std::path::PathBuf::from))
             .map(crate::dirs::HookPlace::File)
             .collect()
     },
+    managed: MANAGED,
 };
+
+/// The machine's Codex files that hold hooks (see [`managed`]).
+const MANAGED: &[&str] = &[
+    "/etc/codex/hooks.json",
+    "/etc/codex/config.toml",
+    "/etc/codex/managed_config.toml",
+    "/etc/codex/requirements.toml",
+];

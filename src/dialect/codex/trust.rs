@@ -216,7 +216,7 @@ pub(crate) fn current_hash(
 }
 
 /// Whether the user's config trusts the project `root`.
-fn project_trusted(config: &toml::Table, root: &Path) -> bool {
+pub(crate) fn project_trusted(config: &toml::Table, root: &Path) -> bool {
     let Some(projects) = config.get("projects").and_then(toml::Value::as_table) else {
         return false;
     };
@@ -230,7 +230,7 @@ fn project_trusted(config: &toml::Table, root: &Path) -> bool {
 
 /// The project root Codex keys a project's trust by: the git work tree
 /// holding `dir`, else `dir` itself.
-fn project_root(dir: &Path) -> PathBuf {
+pub(crate) fn project_root(dir: &Path) -> PathBuf {
     dir.ancestors()
         .find(|d| d.join(".git").exists())
         .unwrap_or(dir)

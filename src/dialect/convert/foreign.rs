@@ -48,6 +48,13 @@ fn implied_matcher(agent: Dialect, event: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether the agent runs a handler of this non-command `type`: Cursor's
+/// and Copilot CLI's `prompt` hooks, which ask the agent's own model (out
+/// of hookrun's reach).
+fn runs_kind(agent: Dialect, kind: &str) -> bool {
+    matches!(agent, Dialect::Cursor | Dialect::Copilot) && kind == "prompt"
+}
+
 /// The shell command of one handler: Gemini's and Cursor's `command`,
 /// Copilot's `bash` (run in its `cwd` when it names one); `Err` says why
 /// there is none.
@@ -139,33 +146,36 @@ pub(super) fn read_hooks(root: &Value, agent: Dialect) -> Result<Foreign, String
                 } else {
                     format!("hooks.{event}[{gi}]")
                 };
-                if let Some(t) = h
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .filter(|t| *t != "command")
-                {
-                    skip(
-                        key,
-                        format!("a `{t}` hook cannot be expressed in hookrun TOML: not converted"),
-                        false,
-                    );
-                    continue;
-                }
-                let command = match command_of(agent, h) {
-                    Ok(c) => c,
-                    Err(why) => {
-                        skip(key, why, false);
+                let kind = h.get("type").and_then(Value::as_str);
+                let action = match kind.filter(|t| *t != "command") {
+                    Some(t) if runs_kind(agent, t) => {
+                        ForeignAction::Unsupported(format!("{} {t} hook", agent.as_str()))
+                    }
+                    Some(t) => {
+                        skip(
+                            key,
+                            format!(
+                                "a `{t}` hook cannot be expressed in hookrun TOML: not converted"
+                            ),
+                            false,
+                        );
                         continue;
                     }
-                };
-                // `hookrun builtin NAME --options …` is the built-in again.
-                let action = match super::builtin_cmd::builtin_of(&command) {
-                    Some((name, options, mode)) => ForeignAction::Builtin {
-                        name,
-                        options,
-                        mode,
+                    None => match command_of(agent, h) {
+                        // `hookrun builtin NAME --options …` is the built-in again.
+                        Ok(command) => match super::builtin_cmd::builtin_of(&command) {
+                            Some((name, options, mode)) => ForeignAction::Builtin {
+                                name,
+                                options,
+                                mode,
+                            },
+                            None => ForeignAction::Command(command),
+                        },
+                        Err(why) => {
+                            skip(key, why, false);
+                            continue;
+                        }
                     },
-                    None => ForeignAction::Command(command),
                 };
                 let timeout = match agent {
                     Dialect::Gemini => h
@@ -216,6 +226,9 @@ pub(super) fn to_toml(file: &Foreign) -> String {
         out.push_str(&format!("\n[events.{e}]\norder = \"sequential\"\n"));
     }
     for h in &file.hooks {
+        if matches!(h.action, ForeignAction::Unsupported(_)) {
+            continue;
+        }
         out.push_str("\n[[hooks]]\n");
         if let Some(n) = &h.name {
             out.push_str(&format!("name = {}\n", toml_string(n)));
@@ -241,6 +254,7 @@ pub(super) fn to_toml(file: &Foreign) -> String {
             ForeignAction::Command(command) => {
                 out.push_str(&format!("command = {}\n", toml_string(command)));
             }
+            ForeignAction::Unsupported(_) => {}
         }
         if let Some(t) = h.timeout {
             out.push_str(&format!("timeout = {}\n", secs(t)));

@@ -48,6 +48,14 @@ pub(crate) fn to_toml(root: &Value, agent: Dialect) -> Result<Converted, String>
             .skipped
             .iter()
             .map(|s| format!("`{}`: {}", s.key, s.why))
+            .chain(f.hooks.iter().filter_map(|h| match &h.action {
+                crate::config::ForeignAction::Unsupported(kind) => Some(format!(
+                    "`{}`: a {kind} asks {}'s own model, which hookrun cannot: not converted",
+                    h.key,
+                    f.agent.as_str()
+                )),
+                _ => None,
+            }))
             .collect(),
     })
 }

@@ -37,6 +37,17 @@ impl ForeignFiles for Readers {
         Some(super::foreign::read_hooks(&root, agent))
     }
 
+    fn is_managed(&self, path: &std::path::Path) -> bool {
+        crate::agent::Agent::ALL.into_iter().any(|agent| {
+            crate::dialect::setup(agent)
+                .places
+                .managed
+                .iter()
+                .map(std::path::Path::new)
+                .any(|m| path == m || path.parent() == Some(m))
+        })
+    }
+
     fn hook_places(
         &self,
         dialect: Dialect,

@@ -13,4 +13,5 @@ pub(crate) const EVENTS: &[(&str, &str)] = &[
     ("errorOccurred", "StopFailure"),
     ("permissionRequest", "PermissionRequest"),
     ("notification", "Notification"),
+    ("preCompact", "PreCompact"),
 ];

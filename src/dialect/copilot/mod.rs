@@ -128,11 +128,25 @@ pub(crate) fn classify(event: &str, label: &str, run: &HookRun) -> Answer {
 /// `permissionDecision` for tool events; exit 2 when it denies.
 #[must_use]
 pub(crate) fn render(
-    _event: &crate::event::Event,
+    event: &crate::event::Event,
     family: Family,
     d: &Decision,
     notices: &[String],
 ) -> Rendered {
+    let reason = d.reasons.join("\n");
+    let mut all: Vec<String> = notices.to_vec();
+    // Copilot CLI reads no answer from preCompact: a block cannot stop the
+    // compaction, so it is said rather than sent.
+    let mut d = std::borrow::Cow::Borrowed(d);
+    if event.name == "PreCompact" && d.blocked {
+        all.push(format!(
+            "Copilot CLI takes no answer from preCompact: the block ({reason:?}) did not stop the compaction"
+        ));
+        let d = d.to_mut();
+        d.blocked = false;
+        d.reasons.clear();
+    }
+    let d = d.as_ref();
     let reason = d.reasons.join("\n");
     let mut out = json!({});
     if family == Family::PreTool || family == Family::PermissionRequest {
@@ -159,7 +173,6 @@ pub(crate) fn render(
     if !d.contexts.is_empty() {
         out["additionalContext"] = Value::String(d.contexts.join("\n"));
     }
-    let mut all: Vec<String> = notices.to_vec();
     all.extend(super::shared::output_not_replaced("Copilot CLI", d));
     all.extend(d.system_messages.iter().cloned());
     super::shared::rendered(&out, if d.blocked { 2 } else { 0 }, Some(&reason), &all)
@@ -295,7 +308,9 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
 
 /// Where Copilot CLI keeps its hooks: every `*.json` in `~/.copilot/hooks`
 /// and in `<project>/.github/hooks`; hookrun's registration is a file of
-/// its own there.
+/// its own there. Before them it loads the machine's policy files,
+/// `/etc/github-copilot/policy.d/*.json` (root's, and not turned off by
+/// `disableAllHooks`).
 const PLACES: super::setup::Places = super::setup::Places {
     user: super::setup::UserFile {
         var: None,
@@ -305,11 +320,16 @@ const PLACES: super::setup::Places = super::setup::Places {
     project: ".github/hooks/hookrun.json",
     local: None,
     reads: |project, homes| {
-        homes
-            .dir(None, ".copilot/hooks")
-            .into_iter()
+        MANAGED
+            .iter()
+            .map(std::path::PathBuf::from)
+            .chain(homes.dir(None, ".copilot/hooks"))
             .chain([project.join(".github/hooks")])
             .map(crate::dirs::HookPlace::JsonDir)
             .collect()
     },
+    managed: MANAGED,
 };
+
+/// The machine's policy hook files (see [`PLACES`]).
+const MANAGED: &[&str] = &["/etc/github-copilot/policy.d"];

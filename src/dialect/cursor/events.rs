@@ -19,4 +19,8 @@ pub(crate) const EVENTS: &[(&str, &str)] = &[
     ("subagentStart", "SubagentStart"),
     ("subagentStop", "SubagentStop"),
     ("preCompact", "PreCompact"),
+    ("afterAgentThought", "AfterAgentThought"),
+    ("afterAgentResponse", "AfterAgentResponse"),
+    ("beforeTabFileRead", "BeforeTabFileRead"),
+    ("afterTabFileEdit", "AfterTabFileEdit"),
 ];

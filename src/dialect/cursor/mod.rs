@@ -41,6 +41,22 @@ pub(crate) fn normalize(mut obj: Map<String, Value>) -> (Option<String>, Map<Str
                 json!({"file_path": take(&obj, "file_path")}),
             );
         }
+        // Tab's own events: as a read and an edit by a tool named `Tab`,
+        // so that `if` rules and guards see the file.
+        "beforeTabFileRead" => {
+            obj.insert("tool_name".into(), "Tab".into());
+            obj.insert(
+                "tool_input".into(),
+                json!({"file_path": take(&obj, "file_path"), "content": take(&obj, "content")}),
+            );
+        }
+        "afterTabFileEdit" => {
+            obj.insert("tool_name".into(), "Tab".into());
+            obj.insert(
+                "tool_input".into(),
+                json!({"file_path": take(&obj, "file_path"), "edits": take(&obj, "edits")}),
+            );
+        }
         "afterFileEdit" => {
             obj.insert("tool_name".into(), "Edit".into());
             obj.insert(
@@ -372,7 +388,9 @@ pub(crate) fn canary_payload(f: &super::canary::Fired<'_>) -> Option<Value> {
 /// Where Cursor keeps its hooks: `~/.cursor/hooks.json` and
 /// `<project>/.cursor/hooks.json`, and Claude Code's user, project and
 /// local settings, which Cursor loads too (its "Third-party skills"
-/// setting); Cursor's own files rank above Claude Code's.
+/// setting); Cursor's own files rank above Claude Code's, and the
+/// machine's enterprise file, `/etc/cursor/hooks.json`, above all. (Team
+/// hooks come from Cursor's dashboard, with no file on the machine.)
 const PLACES: super::setup::Places = super::setup::Places {
     user: super::setup::UserFile {
         var: None,
@@ -387,6 +405,7 @@ const PLACES: super::setup::Places = super::setup::Places {
                 [
                     homes.dir(None, ".cursor").map(|d| d.join("hooks.json")),
                     Some(project.join(".cursor/hooks.json")),
+                    Some(std::path::PathBuf::from(MANAGED[0])),
                 ]
                 .into_iter()
                 .flatten()
@@ -394,4 +413,8 @@ const PLACES: super::setup::Places = super::setup::Places {
             )
             .collect()
     },
+    managed: MANAGED,
 };
+
+/// The machine's enterprise hooks file (see [`PLACES`]).
+const MANAGED: &[&str] = &["/etc/cursor/hooks.json"];

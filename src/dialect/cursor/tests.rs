@@ -33,8 +33,8 @@ fn detect_rows() {
             Dialect::Claude,
         ),
         (
-            "a Cursor event outside the table (afterAgentResponse)",
-            json!({"hook_event_name": "afterAgentResponse"}),
+            "a Cursor event outside the table (afterPlanUpdate)",
+            json!({"hook_event_name": "afterPlanUpdate"}),
             false,
             Dialect::Claude,
         ),
@@ -145,9 +145,9 @@ fn normalize_rows() {
         ),
         (
             "a name outside the table is kept",
-            json!({"hook_event_name": "afterAgentResponse"}),
-            "afterAgentResponse",
-            json!({"hook_event_name": "afterAgentResponse"}),
+            json!({"hook_event_name": "afterPlanUpdate"}),
+            "afterPlanUpdate",
+            json!({"hook_event_name": "afterPlanUpdate"}),
         ),
         (
             "no name: an empty one",

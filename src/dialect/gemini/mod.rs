@@ -310,4 +310,5 @@ const PLACES: super::setup::Places = super::setup::Places {
         .map(crate::dirs::HookPlace::File)
         .collect()
     },
+    managed: &[],
 };

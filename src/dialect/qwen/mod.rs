@@ -174,6 +174,7 @@ impl super::protocol::Protocol for Qwen {
             fires: |event| EVENTS.contains(&event),
             matcher: Some(tools::matcher_regex),
             prompt_provider: crate::config::Provider::Openai,
+            ..crate::config::ShapeRules::CLAUDE
         }
     }
 
@@ -306,6 +307,7 @@ const PLACES: super::setup::Places = super::setup::Places {
         .map(crate::dirs::HookPlace::File)
         .collect()
     },
+    managed: &[],
 };
 
 /// How Qwen Code starts a command hook on macOS and Linux: `bash -c`, in

@@ -205,8 +205,8 @@ fn at_user_scope_an_event_the_agent_lacks_is_said_with_no_install_to_run() {
     let config = dir.join("hookrun.toml");
     std::fs::write(&config, PRE_TOOL).expect("write");
     s.ok(&["install", "--agent", "codex"]);
-    let session_end = "\n[[hooks]]\nevent = \"SessionEnd\"\ncommand = \"true\"\n";
-    std::fs::write(&config, format!("{PRE_TOOL}{STOP}{session_end}")).expect("write");
+    let notification = "\n[[hooks]]\nevent = \"Notification\"\ncommand = \"true\"\n";
+    std::fs::write(&config, format!("{PRE_TOOL}{STOP}{notification}")).expect("write");
     let found = findings(&s, "W019");
     assert_eq!(found.len(), 2, "{found:?}");
     // Codex has Stop: installing again registers it, at user scope.
@@ -217,8 +217,8 @@ fn at_user_scope_an_event_the_agent_lacks_is_said_with_no_install_to_run() {
             .contains("`hookrun install --agent codex`"),
         "{found:?}"
     );
-    // Codex has no SessionEnd: no install can register it.
+    // Codex has no Notification: no install can register it.
     let fix = found[1]["fix"].as_str().unwrap_or("");
-    assert!(fix.contains("Codex has no `SessionEnd`"), "{fix}");
+    assert!(fix.contains("Codex has no `Notification`"), "{fix}");
     assert!(!fix.contains("hookrun install"), "{fix}");
 }

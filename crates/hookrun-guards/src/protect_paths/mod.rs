@@ -234,7 +234,10 @@ pub const ENTRY: Entry = Entry {
 
 impl Guard for ProtectPaths {
     fn evaluate(&self, call: &Call<'_>, ctx: &Context<'_>) -> Verdict {
-        if !matches!(call.event, "PreToolUse" | "PermissionRequest") {
+        // Cursor's Tab completions read a file (and send its content to a
+        // model) outside any tool call: a read of its `file_path`.
+        let tab_read = call.event == "BeforeTabFileRead";
+        if !matches!(call.event, "PreToolUse" | "PermissionRequest") && !tab_read {
             return Verdict::Pass;
         }
         let (project, own) = (ctx.project, ctx.own());
@@ -252,7 +255,7 @@ impl Guard for ProtectPaths {
             }
             return code::r_code(&judging, call, project, self.shell, self.deny_traversal);
         }
-        let access = if READ_TOOLS.contains(&tool.as_str()) {
+        let access = if tab_read || READ_TOOLS.contains(&tool.as_str()) {
             Access::Read
         } else if WRITE_TOOLS.contains(&tool.as_str()) {
             Access::Write
