@@ -140,6 +140,16 @@ impl Matcher {
         &self.pattern
     }
 
+    /// The syntax it was read with.
+    #[must_use]
+    pub fn syntax(&self) -> Syntax {
+        if self.regex_only {
+            Syntax::Regex
+        } else {
+            Syntax::Claude
+        }
+    }
+
     /// The compile error, when the pattern would be read as a regex and is
     /// not one, for the given name set.
     #[must_use]

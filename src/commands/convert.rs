@@ -24,6 +24,14 @@ pub(crate) fn execute(args: &ConvertArgs) -> Result<ExitStatus, Error> {
         match crate::dialect::convert::agent_of_file(&args.path, &text, args.config_format)
             .map_err(convert_error)?
         {
+            // An agent that reads the shape by rules of its own: through
+            // the model, as `run` reads the file.
+            agent
+                if agent.is_claude_like()
+                    && !crate::dialect::protocol(agent).shape_rules().are_claudes() =>
+            {
+                crate::dialect::convert::own_rules_to_toml(&args.path, agent)
+            }
             agent if agent.is_claude_like() && crate::dialect::convert::ignores_if(agent) => {
                 let (text, dropped) = without_if(&text, agent);
                 crate::dialect::convert::claude_to_toml(&text).map(|mut c| {

@@ -106,6 +106,13 @@ pub struct ShapeRules {
 }
 
 impl ShapeRules {
+    /// Whether these are Claude Code's own rules (not an agent's that
+    /// reads the shape its own way).
+    #[must_use]
+    pub fn are_claudes(&self) -> bool {
+        self.agent == Self::CLAUDE.agent
+    }
+
     /// Claude Code's own rules.
     pub const CLAUDE: ShapeRules = ShapeRules {
         agent: "Claude Code",

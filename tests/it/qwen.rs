@@ -337,3 +337,26 @@ fn a_qwen_settings_file_is_known_by_its_path() {
         out.elapsed
     );
 }
+
+#[test]
+fn converted_settings_mean_what_qwen_code_reads_in_them() {
+    // An alias matcher (`Bash` is Qwen Code's `run_shell_command`), a
+    // millisecond timeout, `env` and `failMode`: the TOML `convert` writes
+    // runs the hook on the same event, the same way.
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo \"$GREETING\" > ran.txt; echo no >&2; exit 2", "timeout": 5000, "env": {"GREETING": "hi"}, "failMode": "closed"}
+    ]}]}});
+    let t = HookTest::new().file("settings.json", &settings.to_string());
+    let (code, toml, stderr) = crate::support::hookrun_in(
+        t.path(),
+        &["convert", "--config-format", "qwen", "settings.json"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(toml.contains("timeout = 5\n"), "{toml}");
+    assert!(toml.contains("fail_mode = \"closed\""), "{toml}");
+    let t = t.toml(&toml).args(&["--dialect", "qwen"]);
+    let stdin = payload(&t, "PreToolUse");
+    let out = t.run_stdin(&stdin);
+    assert_eq!(t.read("ran.txt").trim(), "hi", "{out:?}");
+    assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
+}

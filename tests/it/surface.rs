@@ -85,6 +85,14 @@ fn codex_gives_interrupt_hooks_a_second_and_caps_them_at_three() {
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("W024"), "{stdout}");
     assert!(stdout.contains("at most 3 s"), "{stdout}");
+    // `convert` writes what Codex runs: the 3 s, said.
+    let (code, toml, stderr) = crate::support::hookrun_in(
+        t.path(),
+        &["convert", "--config-format", "codex", "codex-hooks.json"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(toml.contains("timeout = 3\n"), "{toml}");
+    assert!(stderr.contains("at most 3 s"), "{stderr}");
 }
 
 #[test]
