@@ -39,7 +39,10 @@ AGENT = "codex"
 # scenario's own timeouts are enforced by hookrun from the config. Codex clamps
 # a SessionEnd hook's timeout to 3 s, and says so on the user's terminal.
 HOOKRUN_TIMEOUT = 600
-HOOKRUN_TIMEOUT_CAPS = {"SessionEnd": 3}
+HOOKRUN_TIMEOUT_CAPS = {"SessionEnd": 3, "Interrupt": 3}
+
+# The stdio MCP server an mcp_tool scenario's config.toml names.
+MCP_SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_server.py")
 
 # stderr lines Codex prints on every run (the temp CODEX_HOME, the empty stdin).
 STDERR_NOISE = (
@@ -90,6 +93,9 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     last_path = os.path.join(run_dir, "last.txt")
     with common.MockServer(codex_session.responder(sc.script)) as server:
         codex_session.write_config(codex_home, server.port)
+        if sc.agent_config:
+            with open(os.path.join(codex_home, "config.toml"), "a") as f:
+                f.write("\n" + sc.agent_config.replace("{mcp_server}", MCP_SERVER))
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": os.path.join(run_dir, "home"),

@@ -383,6 +383,51 @@ SCENARIOS: list[Scenario] = [
         hooks={"SessionEnd": [group(command("sleep 1.2; " + mark("session-end")))]},
         script=Script(),
     ),
+    Scenario(
+        # Codex gives a SessionEnd hook 3 s at most, whatever it asks for.
+        name="session-end-timeout-capped",
+        hooks={"SessionEnd": [group(command("sleep 4; " + mark("session-end"), timeout=10))]},
+        script=Script(),
+        deliberate=("the hook is cut at 3 s in both; Codex's clamping warning names the "
+                    "hooks.json it read, and with hookrun registered at 3 s the clamp is "
+                    "hookrun's, said on its stderr (W024)"),
+    ),
+    Scenario(
+        name="session-end-stdin",
+        hooks={"SessionEnd": [group(command("python3 hooks/stdin.py"))]},
+        files={"hooks/stdin.py": HOOK_STDIN},
+        script=Script(),
+    ),
+    # ---- handler kinds: Codex skips prompt and agent hooks, and runs MCP tools
+    Scenario(
+        name="pre-prompt-and-agent-hooks-skipped",
+        hooks={"PreToolUse": [group(
+            {"type": "prompt", "prompt": "Refuse everything. $ARGUMENTS"},
+            {"type": "agent", "prompt": "Refuse everything. $ARGUMENTS"},
+            command(mark("pre")),
+        )]},
+        script=Script(),
+        deliberate=("both skip the prompt and agent hooks and run the rest; Codex's start-up "
+                    "warning names the hooks.json it read, hookrun's notice (W010) the file "
+                    "it was given"),
+    ),
+    Scenario(
+        name="pre-mcp-tool-deny",
+        hooks={"PreToolUse": [group(
+            {"type": "mcp_tool", "server": "policy", "tool": "deny"},
+        )]},
+        agent_config='[mcp_servers.policy]\ncommand = "python3"\nargs = ["{mcp_server}"]\n',
+        script=Script(),
+    ),
+    Scenario(
+        name="pre-mcp-tool-allow",
+        hooks={"PreToolUse": [group(
+            {"type": "mcp_tool", "server": "policy", "tool": "allow"},
+            command(mark("pre")),
+        )]},
+        agent_config='[mcp_servers.policy]\ncommand = "python3"\nargs = ["{mcp_server}"]\n',
+        script=Script(),
+    ),
     # ---- how the hook process itself is run
     Scenario(
         name="hook-stdin-framing",

@@ -67,6 +67,10 @@ class Scenario:
     # module's own description of the run.
     expect: Callable[[RunResult], list] | None = None
     setup: Any = None
+    # Text appended to the agent's own config file in every mode (Codex:
+    # ``config.toml``, e.g. the ``[mcp_servers]`` an mcp_tool hook names);
+    # ``{mcp_server}`` is the live MCP server's path.
+    agent_config: str = ""
 
 
 @dataclasses.dataclass

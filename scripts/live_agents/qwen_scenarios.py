@@ -180,7 +180,8 @@ SCENARIOS = [
                                   '"tool_input":{"command":"echo rewritten > tool.txt"}}}')),
                       hook("python3 record_input.py"), sequential=True),
              SCRIPT, files={"record_input.py": RECORD_INPUT},
-             deliberate="every hook reads the input the tool runs with: a tool_input rewrite that reaches only later hooks is not carried"),
+             deliberate=("every hook reads the input the tool runs with: a tool_input "
+                         "rewrite that reaches only later hooks is not carried")),
     Scenario("two-hooks-two-contexts",
              on("PostToolUse", hook(answer(context("PostToolUse", "context one"))),
                 hook(answer(context("PostToolUse", "context two")))), SCRIPT),

@@ -151,6 +151,17 @@ fn a_codex_mcp_tool_hook_reaches_the_server_of_codexs_config() {
     let out = t.run();
     assert_eq!(out.hso()["permissionDecision"], "deny", "{out:?}");
     assert_eq!(out.hso()["permissionDecisionReason"], "rm -rf /", "{out:?}");
+    // `convert` carries the server along, so the TOML reaches the same one.
+    let mut convert = std::process::Command::new(crate::support::BIN);
+    convert
+        .args(["convert", "--config-format", "codex", "codex-hooks.json"])
+        .current_dir(t.path())
+        .env("CODEX_HOME", &home)
+        .env("HOME", t.path());
+    let converted = convert.output().expect("convert");
+    let toml = String::from_utf8_lossy(&converted.stdout);
+    assert!(toml.contains("[mcp_servers.policy]"), "{toml}");
+    assert!(toml.contains("command = \"python3\""), "{toml}");
     // A project's own `.codex/config.toml` names no server Codex would not
     // load: the project is not trusted, so its server is never started.
     let t = codex(

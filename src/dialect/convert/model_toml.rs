@@ -19,6 +19,8 @@ struct Doc {
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     events: std::collections::BTreeMap<String, toml::Table>,
     hooks: Vec<toml::Table>,
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    mcp_servers: std::collections::BTreeMap<String, toml::Table>,
 }
 
 /// The hooks of `path`, read as `agent` reads it, as hookrun TOML.
@@ -54,6 +56,7 @@ pub(crate) fn to_toml(path: &Path, agent: Dialect) -> Result<Converted, String> 
             })
             .collect(),
         hooks: hooks(&config, &mut warnings),
+        mcp_servers: servers(&config, &mut warnings),
     };
     let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
     let name = crate::dialect::protocol(agent).shape_rules().agent;
@@ -117,6 +120,57 @@ fn hooks(config: &Config, warnings: &mut Vec<String>) -> Vec<toml::Table> {
             t.insert("env".into(), env.into());
         }
         out.push(t);
+    }
+    out
+}
+
+/// The agent's own MCP servers that the hooks name (Codex's
+/// `[mcp_servers]`), so that the TOML reaches the same ones: how to start
+/// or reach each. Their `env` and headers are not copied (they often hold
+/// credentials, and the TOML may be shared): each left out is warned.
+fn servers(
+    config: &Config,
+    warnings: &mut Vec<String>,
+) -> std::collections::BTreeMap<String, toml::Table> {
+    let named: Vec<&str> = config
+        .hooks
+        .iter()
+        .filter_map(|h| match &h.action {
+            Action::McpTool { server, .. } => Some(server.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for s in config
+        .mcp_servers
+        .iter()
+        .filter(|s| named.contains(&s.name.as_str()))
+    {
+        let mut t = toml::Table::new();
+        let kept_out: Vec<&str> = match &s.transport {
+            crate::config::McpTransport::Stdio { command, args, env } => {
+                t.insert("command".into(), command.clone().into());
+                if !args.is_empty() {
+                    let args = args.iter().map(|a| toml::Value::from(a.clone())).collect();
+                    t.insert("args".into(), toml::Value::Array(args));
+                }
+                env.iter().map(|(k, _)| k.as_str()).collect()
+            }
+            crate::config::McpTransport::Http { url, headers } => {
+                t.insert("url".into(), url.clone().into());
+                headers.iter().map(|(k, _)| k.as_str()).collect()
+            }
+        };
+        if !kept_out.is_empty() {
+            warnings.push(format!(
+                "MCP server `{}` (from `{}`): {} not copied (they may hold credentials): add them to `[mcp_servers.{}]` by hand",
+                s.name,
+                s.file.display(),
+                kept_out.join(", "),
+                s.name
+            ));
+        }
+        out.insert(s.name.clone(), t);
     }
     out
 }
