@@ -276,3 +276,27 @@ fn copilot_pre_compact_reaches_its_hooks_and_cannot_block() {
     assert_eq!(seen["trigger"], "auto", "{seen}");
     assert_eq!(out.code, 0, "{out:?}");
 }
+
+#[test]
+fn convert_to_codex_writes_what_codex_runs() {
+    let t = HookTest::new().file(
+        "hooks.toml",
+        "[[hooks]]\nevent = \"Interrupt\"\ncommand = \"true\"\n\n[[hooks]]\nevent = \"SessionEnd\"\ncommand = \"sleep 1\"\ntimeout = 10\n\n[[hooks]]\nevent = \"PreToolUse\"\nprompt = \"judge $ARGUMENTS\"\n\n[[hooks]]\nevent = \"BeforeTabFileRead\"\ncommand = \"true\"\n",
+    );
+    let (code, json_text, stderr) =
+        crate::support::hookrun_in(t.path(), &["convert", "--to", "codex", "hooks.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&json_text).expect("json");
+    assert_eq!(
+        v["hooks"]["Interrupt"][0]["hooks"][0]["command"], "true",
+        "{v}"
+    );
+    assert_eq!(v["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 3, "{v}");
+    assert!(v["hooks"].get("PreToolUse").is_none(), "{v}");
+    assert!(v["hooks"].get("BeforeTabFileRead").is_none(), "{v}");
+    assert!(stderr.contains("Codex skips a `prompt` hook"), "{stderr}");
+    assert!(
+        stderr.contains("`BeforeTabFileRead` is not an event Codex knows"),
+        "{stderr}"
+    );
+}

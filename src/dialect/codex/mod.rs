@@ -138,7 +138,7 @@ impl super::protocol::Protocol for Codex {
     }
 
     fn hooks_file_writer(&self) -> Option<super::protocol::HooksFileWriter> {
-        Some(crate::dialect::convert::toml_to_claude)
+        Some(|path| crate::dialect::convert::toml_to_claude_shape(path, &Codex.shape_rules()))
     }
 
     fn shape_rules(&self) -> crate::config::ShapeRules {

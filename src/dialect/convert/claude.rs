@@ -330,6 +330,20 @@ fn handler_to_toml(
 /// # Errors
 /// The TOML is not a valid hookrun config.
 pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String> {
+    toml_to_claude_shape(path, &crate::config::ShapeRules::CLAUDE)
+}
+
+/// hookrun TOML → a hooks file of Claude Code's shape for an agent that
+/// reads it by `rules` (Codex's `hooks.json`): only the events it fires,
+/// no handler it skips, no timeout over its cap.
+///
+/// # Errors
+/// The TOML is not a valid hookrun config.
+pub(crate) fn toml_to_claude_shape(
+    path: &std::path::Path,
+    rules: &crate::config::ShapeRules,
+) -> Result<Converted, String> {
+    let agent = rules.agent;
     let options = crate::config::LoadOptions {
         explicit: false,
         default_fail_mode: crate::config::FailMode::Open,
@@ -447,6 +461,11 @@ pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String
                 whole(secs).map_or_else(|| json!(secs), |i| json!(i)),
             );
         }
+        let kind = h
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         if hook.is_async {
             h.insert("async".into(), Value::Bool(true));
         }
@@ -460,12 +479,32 @@ pub(crate) fn toml_to_claude(path: &std::path::Path) -> Result<Converted, String
             h.insert("statusMessage".into(), n.clone().into());
         }
         for event in &hook.events {
-            if crate::events::info(event).is_none() {
+            if !(rules.fires)(event) {
                 warnings.push(format!(
-                    "`{}`: `{event}` is not an event Claude Code knows (it would drop the key): not converted",
+                    "`{}`: `{event}` is not an event {agent} knows (it would drop the key): not converted",
                     hook.origin.key
                 ));
                 continue;
+            }
+            if (rules.skips)(&kind, event) {
+                warnings.push(format!(
+                    "`{}`: {agent} skips a `{kind}` hook on {event}: not converted",
+                    hook.origin.key
+                ));
+                continue;
+            }
+            let mut h = h.clone();
+            if let (Some(cap), Some(t)) = ((rules.timeout_cap)(event), hook.timeout)
+                && t.as_secs_f64() > cap
+            {
+                warnings.push(format!(
+                    "`{}`: {agent} gives a hook on {event} at most {cap} s: `timeout` written as {cap}",
+                    hook.origin.key
+                ));
+                h.insert(
+                    "timeout".into(),
+                    whole(cap).map_or_else(|| json!(cap), |i| json!(i)),
+                );
             }
             let groups = events
                 .entry(event.clone())

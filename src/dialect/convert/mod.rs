@@ -14,7 +14,9 @@ mod readers;
 
 pub(crate) use crate::dialect::protocol::Converted;
 pub use builtin_cmd::builtin_of;
-pub(crate) use claude::{builtin_line, claude_to_toml, exec_line, toml_to_claude};
+pub(crate) use claude::{
+    builtin_line, claude_to_toml, exec_line, toml_to_claude, toml_to_claude_shape,
+};
 pub(crate) use detect::{agent_of_file, ignores_if};
 pub(crate) use model_toml::to_toml as own_rules_to_toml;
 pub use readers::HOOKS_FILES;
