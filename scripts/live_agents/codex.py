@@ -86,6 +86,9 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     os.makedirs(codex_home)
     common.write_files(project, sc.files)
 
+    if sc.agent_config:
+        # Before the hooks: `convert` (B-toml) reads the servers it names.
+        _append_agent_config(codex_home, sc)
     problem = _write_hooks(ctx, sc, mode, run_dir, codex_home)
     if problem:
         return RunResult(-1, None, [], {}, error=problem)
@@ -94,8 +97,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     with common.MockServer(codex_session.responder(sc.script)) as server:
         codex_session.write_config(codex_home, server.port)
         if sc.agent_config:
-            with open(os.path.join(codex_home, "config.toml"), "a") as f:
-                f.write("\n" + sc.agent_config.replace("{mcp_server}", MCP_SERVER))
+            _append_agent_config(codex_home, sc)
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": os.path.join(run_dir, "home"),
@@ -158,6 +160,12 @@ def _write_hooks(ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str) ->
     return None
 
 
+def _append_agent_config(codex_home: str, sc: Scenario) -> None:
+    """The scenario's own ``config.toml`` text (its ``[mcp_servers]``)."""
+    with open(os.path.join(codex_home, "config.toml"), "a") as f:
+        f.write("\n" + sc.agent_config.replace("{mcp_server}", MCP_SERVER))
+
+
 def _hookrun_for(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[str, str | None]:
     """The hookrun command of a B mode, reading the scenario's hooks file
     (B) or its conversion (B-toml), and a conversion failure's text."""
@@ -165,7 +173,10 @@ def _hookrun_for(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[str, str |
     _write_json(config, {"hooks": sc.hooks})
     if mode == "B-toml":
         toml_path = os.path.join(run_dir, "hooks.toml")
-        problem = common.convert_to_toml(ctx, config, toml_path, "--config-format", "codex")
+        problem = common.convert_to_toml(
+            ctx, config, toml_path, "--config-format", "codex",
+            env={"CODEX_HOME": os.path.join(run_dir, "codex_home")},
+        )
         if problem:
             return "", problem
         config = toml_path

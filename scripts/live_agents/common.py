@@ -243,10 +243,15 @@ def hookrun_command(ctx: Context, config: str, *extra: str) -> str:
     return " ".join(shlex.quote(a) for a in (ctx.hookrun, "run", "--config", config, *extra))
 
 
-def convert_to_toml(ctx: Context, json_path: str, toml_path: str, *extra: str) -> str | None:
-    """``hookrun convert`` of the agent's hooks file; returns an error text or None."""
+def convert_to_toml(
+    ctx: Context, json_path: str, toml_path: str, *extra: str, env: dict | None = None
+) -> str | None:
+    """``hookrun convert`` of the agent's hooks file (with ``env`` added to the
+    environment: the agent's own directories, as the user has them); returns
+    an error text or None."""
     r = subprocess.run(
-        [ctx.hookrun, "convert", json_path, *extra], capture_output=True, text=True, timeout=30
+        [ctx.hookrun, "convert", json_path, *extra], capture_output=True, text=True, timeout=30,
+        env={**os.environ, **(env or {})},
     )
     if r.returncode != 0:
         return f"hookrun convert exited {r.returncode}: {r.stderr.strip()}"
