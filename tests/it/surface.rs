@@ -300,3 +300,24 @@ fn convert_to_codex_writes_what_codex_runs() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_machines_managed_hook_files_are_protected_like_every_agent_file() {
+    for file in [
+        "/etc/cursor/hooks.json",
+        "/etc/github-copilot/policy.d/team.json",
+        "/etc/codex/requirements.toml",
+        "/etc/codex/managed_config.toml",
+    ] {
+        let t = HookTest::new()
+            .toml("[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"protect-paths\"\n")
+            .event(json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": file, "content": "{}"}}));
+        let out = t.run();
+        assert_eq!(out.hso()["permissionDecision"], "deny", "{file}: {out:?}");
+        let t = HookTest::new()
+            .toml("[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"protect-paths\"\n")
+            .pre_tool_use(&format!("echo '{{}}' > {file}"));
+        let out = t.run();
+        assert_eq!(out.hso()["permissionDecision"], "deny", "{file}: {out:?}");
+    }
+}

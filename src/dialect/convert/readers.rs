@@ -74,3 +74,29 @@ impl ForeignFiles for Readers {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    #[test]
+    fn the_machines_own_hook_files_are_managed_and_the_users_are_not() {
+        let files = super::HOOKS_FILES;
+        for managed in [
+            "/etc/github-copilot/policy.d/team.json",
+            "/etc/cursor/hooks.json",
+            "/etc/codex/requirements.toml",
+            "/etc/claude-code/managed-settings.json",
+        ] {
+            assert!(files.is_managed(Path::new(managed)), "{managed}");
+        }
+        for own in [
+            "/home/u/.copilot/hooks/hookrun.json",
+            "/p/.cursor/hooks.json",
+            "/etc/github-copilot/team.json",
+            "/home/u/.codex/config.toml",
+        ] {
+            assert!(!files.is_managed(Path::new(own)), "{own}");
+        }
+    }
+}
