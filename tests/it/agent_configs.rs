@@ -152,7 +152,7 @@ fn copilot_hook_files_are_read_with_copilot_names_shell_and_answers() {
     let ev = json!({"hook_event_name": "sessionStart", "source": "new", "cwd": t.path(), "timestamp": 1});
     let out = t.stdin(ev.to_string().as_bytes()).run();
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.stderr.contains("copilot prompt hook"), "{out:?}");
+    assert!(out.stderr.contains("Copilot CLI prompt hook"), "{out:?}");
 }
 
 #[test]

@@ -55,6 +55,11 @@ fn runs_kind(agent: Dialect, kind: &str) -> bool {
     matches!(agent, Dialect::Cursor | Dialect::Copilot) && kind == "prompt"
 }
 
+/// The agent as its users name it ("Copilot CLI").
+fn display_name(agent: Dialect) -> &'static str {
+    crate::agent::Agent::of(agent).map_or(agent.as_str(), |a| crate::dialect::setup(a).name)
+}
+
 /// The shell command of one handler: Gemini's and Cursor's `command`,
 /// Copilot's `bash` (run in its `cwd` when it names one); `Err` says why
 /// there is none.
@@ -149,7 +154,7 @@ pub(super) fn read_hooks(root: &Value, agent: Dialect) -> Result<Foreign, String
                 let kind = h.get("type").and_then(Value::as_str);
                 let action = match kind.filter(|t| *t != "command") {
                     Some(t) if runs_kind(agent, t) => {
-                        ForeignAction::Unsupported(format!("{} {t} hook", agent.as_str()))
+                        ForeignAction::Unsupported(format!("{} {t} hook", display_name(agent)))
                     }
                     Some(t) => {
                         skip(

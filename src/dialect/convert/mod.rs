@@ -54,9 +54,8 @@ pub(crate) fn to_toml(root: &Value, agent: Dialect) -> Result<Converted, String>
             .map(|s| format!("`{}`: {}", s.key, s.why))
             .chain(f.hooks.iter().filter_map(|h| match &h.action {
                 crate::config::ForeignAction::Unsupported(kind) => Some(format!(
-                    "`{}`: a {kind} asks {}'s own model, which hookrun cannot: not converted",
-                    h.key,
-                    f.agent.as_str()
+                    "`{}`: a {kind} asks the agent's own model, which hookrun cannot: not converted",
+                    h.key
                 )),
                 _ => None,
             }))
