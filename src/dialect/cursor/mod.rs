@@ -1,5 +1,6 @@
 //! Cursor. Events in lowerCamelCase, with dedicated
-//! shell, MCP and file events; answers `permission` + `user_message` /
+//! shell, MCP and file events, and Tab's own file read and edit (as the
+//! tool `Tab`); answers `permission` + `user_message` /
 //! `agent_message` (+ `updated_input` on preToolUse), `continue` on
 //! `beforeSubmitPrompt`, `followup_message` on `stop`, `additional_context`
 //! on `sessionStart`/`postToolUse`. Exit 2 denies; other non-zero exits are
