@@ -13,6 +13,7 @@ mod discover;
 mod foreign;
 pub(crate) mod json_locate;
 mod layer;
+mod mcp_server;
 mod model;
 pub(crate) mod own_files;
 pub(crate) mod placeholder;

@@ -200,31 +200,7 @@ fn url_matches(pattern: &str, url: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last)
 }
 
-/// An MCP server `mcp_tool` hooks may call: declared in a trusted hookrun
-/// config (`[mcp_servers.NAME]`) or where an agent configures its own.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct McpServer {
-    pub name: String,
-    pub transport: McpTransport,
-    /// The file that declares it.
-    pub file: PathBuf,
-}
-
-/// How an MCP server is reached.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum McpTransport {
-    /// A process started by hookrun, spoken to over its stdin and stdout.
-    Stdio {
-        command: String,
-        args: Vec<String>,
-        env: Vec<(String, String)>,
-    },
-    /// A streamable-HTTP endpoint.
-    Http {
-        url: String,
-        headers: Vec<(String, String)>,
-    },
-}
+pub(crate) use super::mcp_server::{McpServer, McpTransport};
 
 /// Where a hook was configured, for reports and messages.
 #[derive(Debug, Clone, PartialEq, Eq)]

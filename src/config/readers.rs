@@ -102,7 +102,7 @@ pub struct ShapeRules {
     /// The MCP servers the agent connects for a session in a project,
     /// which its `mcp_tool` handlers name (Codex's `[mcp_servers]`); Claude
     /// Code's, which need its approval, are found by config itself.
-    pub mcp_servers: fn(&Path, &crate::dirs::Homes) -> Vec<super::model::McpServer>,
+    pub mcp_servers: fn(&Path, &crate::dirs::Homes) -> Vec<super::mcp_server::McpServer>,
 }
 
 impl ShapeRules {

@@ -335,7 +335,7 @@ fn agent_mcp_servers(ctx: &Ctx<'_>) -> Vec<crate::config::model::McpServer> {
         .hooks
         .iter()
         .filter_map(|h| match &h.action {
-            crate::config::Action::McpTool { server, .. } => Some(server.as_str()),
+            super::model::Action::McpTool { server, .. } => Some(server.as_str()),
             _ => None,
         })
         .collect();

@@ -186,7 +186,7 @@ fn action(a: &Action, t: &mut toml::Table) -> bool {
             }
         }
         Action::Builtin(b) => {
-            t.insert("command".into(), super::builtin_line(b).into());
+            t.insert("command".into(), super::claude::builtin_line(b).into());
         }
         Action::Http {
             url,
