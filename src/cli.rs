@@ -216,11 +216,28 @@ pub(crate) struct ConfigArgs {
 
 // Options of `hookrun serve`.
 #[derive(Debug, Args, Clone)]
+#[group(id = "transport", required = true, multiple = false, args = ["stdio", "http"])]
 pub(crate) struct ServeArgs {
-    /// Read events from stdin and write decisions to stdout (the only
-    /// transport so far).
-    #[arg(long, required = true)]
+    /// Read events from stdin and write decisions to stdout, one line each.
+    #[arg(long)]
     pub stdio: bool,
+
+    /// Answer events over HTTP on ADDR (`127.0.0.1:8787`; port 0 takes a
+    /// free port): `POST /hooks/{dialect}`, `GET /healthz`, `GET /readyz`
+    /// (docs/serve.md). Prints `listening on http://HOST:PORT` on stderr
+    /// when ready.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
+
+    /// With --http: every request needs `Authorization: Bearer TOKEN`, the
+    /// token being the first line of this file.
+    #[arg(long, value_name = "PATH", requires = "http")]
+    pub token_file: Option<PathBuf>,
+
+    /// With --http: serve an address reachable beyond this machine without
+    /// a --token-file.
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
 
     #[command(flatten)]
     pub run: RunArgs,

@@ -42,6 +42,12 @@ pub(crate) fn colour_stdout() -> bool {
     colour::stdout()
 }
 
+/// Writes one line to stderr as it is (a line other programs read, such as
+/// `serve --http`'s `listening on …`).
+pub(crate) fn stderr_line(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Writes one diagnostic line to stderr.
 pub(crate) fn diagnostic(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "hookrun: {line}");

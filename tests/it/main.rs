@@ -42,6 +42,7 @@ mod report;
 mod rewrites;
 mod run_snapshots;
 mod serve;
+mod serve_http;
 mod serve_strict;
 mod setup;
 mod signals;

@@ -1,4 +1,5 @@
-//! `hookrun serve --stdio`: many events through one process.
+//! `hookrun serve --stdio`: many events through one process (and, in
+//! `http`, `serve --http`: the same evaluation over HTTP).
 //!
 //! Line protocol: each line of stdin is one event (any dialect, as `run`
 //! reads it); each event gets one line on stdout, in input order:
@@ -25,15 +26,18 @@ use std::sync::Arc;
 use serde_json::json;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-use crate::cli::{RunArgs, ServeArgs};
-use crate::config::{self, Config};
+use crate::cli::ServeArgs;
+use crate::config;
 use crate::error::{Error, ExitStatus};
 use crate::event::{Line, LineSplitter};
 use crate::os;
 use crate::output;
-use crate::rendered::Rendered;
 
+mod evaluate;
+mod http;
 mod reload;
+
+use evaluate::one;
 
 /// Runs the server; the exit code is 0 at EOF.
 ///
@@ -45,7 +49,10 @@ pub(crate) fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
     let paths = config::paths(&config::discover(&args.run.configs));
     let live = reload::Live::new(config, &paths);
     let rt = crate::os::runtime().map_err(Error::Runtime)?;
-    let result = rt.block_on(serve(args.clone(), live));
+    let result = match &args.http {
+        Some(addr) => rt.block_on(http::serve(args.clone(), addr.clone(), live)),
+        None => rt.block_on(serve(args.clone(), live)),
+    };
     // tokio reads stdin on a blocking thread that returns only when a line
     // or EOF arrives; waiting for it would keep an interrupted server alive
     // until its stdin closed.
@@ -150,40 +157,4 @@ async fn next_line(
             return Ok(line);
         }
     }
-}
-
-/// One event, as `run` would handle it: the same refusals (`run::admit`),
-/// the same lints on stderr, the same evaluation and audit line, and the
-/// same warning first when no config file was found (`found_none`).
-fn one(
-    config: &Config,
-    args: &RunArgs,
-    depth: u32,
-    line: Line,
-    found_none: bool,
-) -> Result<Rendered, Error> {
-    let mut rendered = one_found(config, args, depth, line)?;
-    if found_none {
-        let warning = format!("hookrun: {}", crate::session::no_config_warning());
-        rendered.stderr.insert(0, warning);
-    }
-    Ok(rendered)
-}
-
-fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
-    let started = std::time::Instant::now();
-    let admitted = crate::session::admit(config, args, depth, || match line {
-        Line::Complete(bytes) => Ok(bytes),
-        Line::TooLarge => Err(crate::event::too_large(config.limits.max_event_bytes)),
-    });
-    let event = match admitted {
-        Ok(e) => e,
-        Err(refusal) => return Ok(refusal.answer()),
-    };
-    let (_, mut rendered) = crate::session::handle(config, &event, args, depth, started)?;
-    let lints = crate::session::warnings(config, &event)
-        .into_iter()
-        .map(|w| format!("hookrun: {w}"));
-    rendered.stderr.splice(0..0, lints);
-    Ok(rendered)
 }

@@ -1,0 +1,44 @@
+//! One event as `run` handles it, for both of `serve`'s transports: the
+//! stdin loop and the HTTP server.
+
+use crate::cli::RunArgs;
+use crate::config::Config;
+use crate::error::Error;
+use crate::event::Line;
+use crate::rendered::Rendered;
+
+/// One event, as `run` would handle it: the same refusals (`run::admit`),
+/// the same lints on stderr, the same evaluation and audit line, and the
+/// same warning first when no config file was found (`found_none`).
+pub(super) fn one(
+    config: &Config,
+    args: &RunArgs,
+    depth: u32,
+    line: Line,
+    found_none: bool,
+) -> Result<Rendered, Error> {
+    let mut rendered = one_found(config, args, depth, line)?;
+    if found_none {
+        let warning = format!("hookrun: {}", crate::session::no_config_warning());
+        rendered.stderr.insert(0, warning);
+    }
+    Ok(rendered)
+}
+
+fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
+    let started = std::time::Instant::now();
+    let admitted = crate::session::admit(config, args, depth, || match line {
+        Line::Complete(bytes) => Ok(bytes),
+        Line::TooLarge => Err(crate::event::too_large(config.limits.max_event_bytes)),
+    });
+    let event = match admitted {
+        Ok(e) => e,
+        Err(refusal) => return Ok(refusal.answer()),
+    };
+    let (_, mut rendered) = crate::session::handle(config, &event, args, depth, started)?;
+    let lints = crate::session::warnings(config, &event)
+        .into_iter()
+        .map(|w| format!("hookrun: {w}"));
+    rendered.stderr.splice(0..0, lints);
+    Ok(rendered)
+}

@@ -1,0 +1,333 @@
+//! `hookrun serve --http`: a real server on a free port, spoken to over
+//! real sockets: the same answers as `run` (body = `run`'s stdout, the
+//! `Hookrun-Exit-Code` header = its exit code), the dialect from the path,
+//! `?event=`, a broken reload keeping the last good config, a config that
+//! cannot load refused before listening, the token, the body cap, loopback
+//! by default, and SIGTERM ending the server with its hooks.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::support::{BIN, HookTest};
+
+const GUARD: &str = "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"echo 'tests first' >&2; exit 2\"\n";
+
+/// A running server and its port; killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// hookrun in `t`'s directory, with no user config or home of the machine's.
+fn hookrun(t: &HookTest) -> Command {
+    let mut c = Command::new(BIN);
+    c.current_dir(t.path())
+        .env("HOME", t.path().join(".home"))
+        .env("XDG_CONFIG_HOME", t.path().join(".xdg-config"))
+        .env_remove("HOOKRUN_CONFIG")
+        .env_remove("HOOKRUN_ON_ERROR");
+    c
+}
+
+/// Starts `hookrun serve --http 127.0.0.1:0` in `t`'s directory with these
+/// arguments, and waits for its `listening on` line.
+fn start(t: &HookTest, args: &[&str]) -> Server {
+    let mut child = hookrun(t)
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn serve --http");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    let port = first
+        .strip_prefix("listening on http://127.0.0.1:")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("not a listening line: {first:?}"));
+    // Keep draining stderr so that the server never blocks on it.
+    std::thread::spawn(move || lines.for_each(drop));
+    Server { child, port }
+}
+
+/// One HTTP/1.1 request; the status, the headers (lower-case names) and
+/// the body.
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<(String, String)>, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes()).expect("write head");
+    // A server may answer (413) before reading all of a body it refuses.
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// `hookrun run` on the same event: (exit code, stdout).
+fn run(t: &HookTest, args: &[&str], event: &str) -> (u16, String) {
+    let mut child = hookrun(t)
+        .arg("run")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn run");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(event.as_bytes()).expect("write event");
+    drop(stdin);
+    let out = child.wait_with_output().expect("run");
+    (
+        u16::try_from(out.status.code().unwrap_or(-1)).unwrap_or(999),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn events(t: &HookTest) -> Vec<(&'static str, String)> {
+    let cwd = t.path().display().to_string();
+    let base = json!({"session_id": "s", "transcript_path": "/t", "cwd": cwd});
+    let with = |extra: serde_json::Value| {
+        let mut v = base.clone();
+        for (k, x) in extra.as_object().into_iter().flatten() {
+            v[k] = x.clone();
+        }
+        v.to_string()
+    };
+    vec![
+        ("claude", with(json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}}))),
+        ("claude", with(json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}))),
+        ("claude", with(json!({"hook_event_name": "Stop", "stop_hook_active": false}))),
+        ("auto", with(json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "sudo rm -r -f /"}}))),
+        ("codex", with(json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}, "turn_id": "t", "model": "gpt-5", "permission_mode": "default"}))),
+        ("cursor", json!({"conversation_id": "c", "generation_id": "g", "hook_event_name": "beforeShellExecution", "command": "rm -rf ~", "cwd": cwd, "workspace_roots": [cwd]}).to_string()),
+    ]
+}
+
+#[test]
+fn every_answer_is_runs_stdout_with_its_exit_code() {
+    let t = HookTest::new().toml(GUARD);
+    let server = start(&t, &["--config", "config-1.toml"]);
+    for (dialect, event) in events(&t) {
+        let (status, headers, body) = request(
+            server.port,
+            "POST",
+            &format!("/hooks/{dialect}"),
+            &[("Content-Type", "application/json")],
+            event.as_bytes(),
+        );
+        assert_eq!(status, 200, "{dialect} {event}: {body}");
+        let args: Vec<&str> = if dialect == "auto" {
+            vec!["--config", "config-1.toml"]
+        } else {
+            vec!["--config", "config-1.toml", "--dialect", dialect]
+        };
+        let (code, stdout) = run(&t, &args, &event);
+        assert_eq!(body, stdout, "{dialect} {event}");
+        assert_eq!(
+            header(&headers, "hookrun-exit-code"),
+            Some(code.to_string().as_str()),
+            "{dialect} {event}: {headers:?}"
+        );
+    }
+}
+
+#[test]
+fn the_event_query_names_an_event_its_payload_does_not() {
+    let t = HookTest::new().toml(GUARD);
+    let server = start(&t, &["--config", "config-1.toml"]);
+    let event = json!({"sessionId": "s", "timestamp": 1, "cwd": t.path(), "toolName": "bash", "toolArgs": "{\"command\":\"rm -rf ~\"}"}).to_string();
+    let (status, headers, body) = request(
+        server.port,
+        "POST",
+        "/hooks/copilot?event=preToolUse",
+        &[],
+        event.as_bytes(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"permissionDecision\":\"deny\""), "{body}");
+    assert_eq!(header(&headers, "hookrun-exit-code"), Some("2"));
+}
+
+#[test]
+fn a_broken_reload_keeps_the_last_good_config() {
+    let t = HookTest::new().toml(GUARD);
+    let server = start(&t, &["--config", "config-1.toml"]);
+    let deny = &events(&t)[0].1;
+    let allow = &events(&t)[1].1;
+    std::fs::write(
+        t.path().join("config-1.toml"),
+        "[[hooks]]\nevent = \"PreToolUse\"\nbuiltin = \"dangerous-commands\"\ntimout = 5\n",
+    )
+    .expect("break the config");
+    // Past the settling time of a changed file, the broken one has been
+    // read and refused: the guard still denies, and an allowed command is
+    // still allowed (a broken config would block it).
+    std::thread::sleep(Duration::from_millis(800));
+    for _ in 0..3 {
+        let (status, headers, body) =
+            request(server.port, "POST", "/hooks/claude", &[], deny.as_bytes());
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(header(&headers, "hookrun-exit-code"), Some("2"), "{body}");
+        let (status, headers, body) =
+            request(server.port, "POST", "/hooks/claude", &[], allow.as_bytes());
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(header(&headers, "hookrun-exit-code"), Some("0"), "{body}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    // A good edit is taken up: the server does reload.
+    std::fs::write(
+        t.path().join("config-1.toml"),
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"echo no >&2; exit 2\"\n",
+    )
+    .expect("fix the config");
+    let reloaded = crate::support::wait_for(Duration::from_secs(20), || {
+        let (_, headers, _) = request(server.port, "POST", "/hooks/claude", &[], allow.as_bytes());
+        header(&headers, "hookrun-exit-code") == Some("2")
+    });
+    assert!(reloaded, "the fixed config was never taken up");
+}
+
+#[test]
+fn a_token_is_required_when_the_server_has_one() {
+    let t = HookTest::new().toml(GUARD).file("token", "s3cret-token\n");
+    let server = start(&t, &["--config", "config-1.toml", "--token-file", "token"]);
+    let event = &events(&t)[0].1;
+    for auth in [None, Some("Bearer wrong"), Some("s3cret-token")] {
+        let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+        let (status, _, _) = request(
+            server.port,
+            "POST",
+            "/hooks/claude",
+            &headers,
+            event.as_bytes(),
+        );
+        assert_eq!(status, 401, "{auth:?}");
+    }
+    let (status, headers, body) = request(
+        server.port,
+        "POST",
+        "/hooks/claude",
+        &[("Authorization", "Bearer s3cret-token")],
+        event.as_bytes(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(header(&headers, "hookrun-exit-code"), Some("2"));
+}
+
+#[test]
+fn a_body_over_the_cap_is_413_and_an_unknown_dialect_404() {
+    let t = HookTest::new().toml(GUARD);
+    let server = start(
+        &t,
+        &["--config", "config-1.toml", "--max-event-bytes", "1000"],
+    );
+    let big = format!(
+        "{{\"hook_event_name\":\"PreToolUse\",\"pad\":\"{}\"}}",
+        "x".repeat(5000)
+    );
+    let (status, _, _) = request(server.port, "POST", "/hooks/claude", &[], big.as_bytes());
+    assert_eq!(status, 413);
+    let (status, _, body) = request(server.port, "POST", "/hooks/nobody", &[], b"{}");
+    assert_eq!(status, 404);
+    assert!(body.contains("claude"), "{body}");
+    let (status, _, body) = request(server.port, "GET", "/healthz", &[], b"");
+    assert_eq!((status, body.trim()), (200, "ok"));
+    let (status, _, body) = request(server.port, "GET", "/readyz", &[], b"");
+    assert_eq!((status, body.trim()), (200, "ready"));
+}
+
+/// A server at `addr` that must refuse to start: its stderr, once it
+/// exited 1 without listening.
+fn refused(t: &HookTest, addr: &str) -> String {
+    let out = hookrun(t)
+        .args(["serve", "--http", addr, "--config", "config-1.toml"])
+        .output()
+        .expect("serve");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("listening on"), "{stderr}");
+    stderr
+}
+
+#[test]
+fn beyond_loopback_a_token_is_needed_unless_forced() {
+    let t = HookTest::new().toml(GUARD);
+    let stderr = refused(&t, "0.0.0.0:0");
+    assert!(stderr.contains("--token-file"), "{stderr}");
+}
+
+#[test]
+fn a_config_that_cannot_load_exits_1_before_listening() {
+    let t = HookTest::new().toml("[[hooks]]\nevent = \"PreToolUse\"\ntimout = 5\n");
+    let stderr = refused(&t, "127.0.0.1:0");
+    assert!(stderr.contains("timout"), "{stderr}");
+}
+
+#[test]
+fn sigterm_ends_the_server_and_the_hooks_under_way() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"sleep 2; echo done > done.txt\"\n");
+    let mut server = start(&t, &["--config", "config-1.toml"]);
+    let port = server.port;
+    let event = events(&t)[1].1.clone();
+    let client =
+        std::thread::spawn(move || request(port, "POST", "/hooks/claude", &[], event.as_bytes()));
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let code = server.child.wait().expect("wait").code();
+    assert_eq!(code, Some(143));
+    let _ = client.join();
+    // The hook was killed with the server: it never finishes.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(!t.path().join("done.txt").exists());
+}
