@@ -321,3 +321,36 @@ fn the_machines_managed_hook_files_are_protected_like_every_agent_file() {
         assert_eq!(out.hso()["permissionDecision"], "deny", "{file}: {out:?}");
     }
 }
+
+#[test]
+fn config_events_names_the_new_events_in_each_agents_words() {
+    let t = HookTest::new().file(
+        "hooks.toml",
+        "[[hooks]]\nevent = \"BeforeTabFileRead\"\nbuiltin = \"protect-paths\"\n\n[[hooks]]\nevent = \"Interrupt\"\ncommand = \"true\"\n\n[[hooks]]\nevent = \"PreCompact\"\ncommand = \"true\"\n",
+    );
+    let events = |dialect: &str| {
+        let (code, stdout, stderr) = crate::support::hookrun_in(
+            t.path(),
+            &[
+                "config",
+                "events",
+                "--config",
+                "hooks.toml",
+                "--dialect",
+                dialect,
+                "--timeouts",
+            ],
+        );
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    let cursor = events("cursor");
+    assert!(cursor.contains("beforeTabFileRead\t"), "{cursor}");
+    assert!(cursor.contains("preCompact\t"), "{cursor}");
+    let codex = events("codex");
+    // Codex gives hookrun 3 s at most on Interrupt.
+    assert!(codex.contains("Interrupt\t3\n"), "{codex}");
+    let copilot = events("copilot");
+    assert!(copilot.contains("preCompact\t"), "{copilot}");
+    assert!(!copilot.contains("Interrupt"), "{copilot}");
+}
