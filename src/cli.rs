@@ -109,6 +109,19 @@ pub(crate) enum Command {
     /// {"seq":N,"exit_code":C,"stdout":"…","stderr":"…"}, exactly what
     /// `run` would print. The config is reloaded when its files change.
     Serve(ServeArgs),
+    /// Post the event on stdin to a `hookrun serve --http` server and answer
+    /// as it answers (its body on stdout, its Hookrun-Exit-Code as the exit
+    /// code): a command hook for agents that only run commands.
+    ///
+    /// No answer (unreachable, too slow, an error status) is hookrun's own
+    /// failure: the event is blocked where it can be, saying why, unless
+    /// --on-error allow.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  hookrun forward --url http://127.0.0.1:8787 --dialect codex\n",
+        "  hookrun forward --url https://policy.example.com --token-file ~/.hookrun-token --dialect copilot --event preToolUse",
+    ))]
+    Forward(ForwardArgs),
     /// Run one built-in hook as an ordinary command hook (for Claude Code
     /// settings and other agents): the event on stdin, the answer on stdout.
     #[command(after_help = builtin_examples())]
@@ -241,6 +254,33 @@ pub(crate) struct ServeArgs {
 
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+// Options of `hookrun forward`.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct ForwardArgs {
+    /// The server: its base URL (`http://127.0.0.1:8787`; the event goes to
+    /// `URL/hooks/{dialect}`), or a whole `…/hooks/NAME` endpoint.
+    #[arg(long, value_name = "URL")]
+    pub url: String,
+    /// The caller's dialect, as for `run` [default: `auto`, recognised by the
+    /// server from the event].
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub dialect: Option<crate::dialect::Dialect>,
+    /// The event name, when the JSON has none (as `run --event`).
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+    /// A file whose first line is the server's bearer token.
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Seconds to wait for the server's answer.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_seconds)]
+    pub timeout: std::time::Duration,
+    /// Seconds to wait for the caller to close stdin.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub stdin_timeout: std::time::Duration,
+    #[command(flatten)]
+    pub on_error: OnErrorArg,
 }
 
 /// `hookrun builtin NAME`'s help: the registry's guards.

@@ -131,6 +131,9 @@ pub enum Error {
     /// config the user wrote could not be fully evaluated.
     #[error("{0}")]
     Unevaluated(String),
+    /// `forward` got no answer from its server.
+    #[error("no decision from the policy server {0}")]
+    Unanswered(String),
     #[error("interrupted by {name}; every running hook was killed")]
     Interrupted { name: &'static str, signal: i32 },
     /// An error where a guard fails closed: answered with a block (exit 2)
@@ -154,7 +157,7 @@ impl Error {
             | Error::Stdin(_)
             | Error::Convert { .. }
             | Error::Settings { .. } => ErrorKind::Input,
-            Error::Io { .. } | Error::Report { .. } => ErrorKind::Io,
+            Error::Io { .. } | Error::Report { .. } | Error::Unanswered(_) => ErrorKind::Io,
             Error::Runtime(_) | Error::Internal(_) => ErrorKind::Internal,
             Error::Interrupted { .. } => ErrorKind::Interrupted,
             Error::Closed(inner) => inner.kind(),

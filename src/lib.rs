@@ -157,6 +157,7 @@ pub(crate) fn run(cli: &cli::Cli) -> ExitCode {
         cli::Command::Test(args) => commands::test::execute(args),
         cli::Command::Convert(args) => commands::convert::execute(args),
         cli::Command::Serve(args) => commands::serve::execute(args),
+        cli::Command::Forward(args) => commands::forward::execute(args),
         cli::Command::Builtin(args) => commands::builtin::execute(args),
         cli::Command::Audit(cli::AuditCommand::Verify {
             path,

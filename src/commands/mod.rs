@@ -8,6 +8,7 @@ pub(crate) mod config;
 pub(crate) mod convert;
 pub(crate) mod doctor;
 pub(crate) mod explain;
+pub(crate) mod forward;
 pub(crate) mod init;
 pub(crate) mod install;
 mod install_move;

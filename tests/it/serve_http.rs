@@ -111,8 +111,14 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
 
 /// `hookrun run` on the same event: (exit code, stdout).
 fn run(t: &HookTest, args: &[&str], event: &str) -> (u16, String) {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    run_with(t, &all, event)
+}
+
+/// hookrun with these arguments and `event` on stdin: (exit code, stdout).
+fn run_with(t: &HookTest, args: &[&str], event: &str) -> (u16, String) {
     let mut child = hookrun(t)
-        .arg("run")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -330,4 +336,68 @@ fn sigterm_ends_the_server_and_the_hooks_under_way() {
     // The hook was killed with the server: it never finishes.
     std::thread::sleep(Duration::from_millis(2500));
     assert!(!t.path().join("done.txt").exists());
+}
+
+/// `hookrun forward` with these arguments and the event on stdin: (exit
+/// code, stdout).
+fn forward(t: &HookTest, args: &[&str], event: &str) -> (u16, String) {
+    let mut all = vec!["forward"];
+    all.extend_from_slice(args);
+    run_with(t, &all, event)
+}
+
+#[test]
+fn forward_answers_as_the_server_does() {
+    let t = HookTest::new().toml(GUARD).file("token", "s3cret-token\n");
+    let server = start(&t, &["--config", "config-1.toml", "--token-file", "token"]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    for (dialect, event) in events(&t) {
+        let mut args = vec!["--url", url.as_str(), "--token-file", "token"];
+        let mut run_args = vec!["run", "--config", "config-1.toml"];
+        if dialect != "auto" {
+            args.extend(["--dialect", dialect]);
+            run_args.extend(["--dialect", dialect]);
+        }
+        assert_eq!(
+            forward(&t, &args, &event),
+            run_with(&t, &run_args, &event),
+            "{dialect} {event}"
+        );
+    }
+}
+
+#[test]
+fn forward_without_a_server_blocks_unless_told_to_allow() {
+    let t = HookTest::new();
+    // A port nothing listens on: bound, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let event = &events(&t)[1].1;
+    let (code, stdout) = forward(&t, &["--url", &url, "--dialect", "claude"], event);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(
+        stdout.contains("\"permissionDecision\":\"deny\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no decision from the policy server"),
+        "{stdout}"
+    );
+    let (code, stdout) = forward(
+        &t,
+        &["--url", &url, "--dialect", "claude", "--on-error", "allow"],
+        event,
+    );
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    // A server that is not hookrun's (no exit-code header) is no answer
+    // either: here, hookrun's own server without the token it wants.
+    let t = HookTest::new().toml(GUARD).file("token", "s3cret-token\n");
+    let server = start(&t, &["--config", "config-1.toml", "--token-file", "token"]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let (code, stdout) = forward(&t, &["--url", &url, "--dialect", "claude"], event);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.contains("401"), "{stdout}");
 }

@@ -15,6 +15,9 @@
 //!   loopback without a token is refused unless `--allow-remote`.
 //! - A body over `[limits] max_event_bytes` is `413`.
 //!
+//! `hookrun forward` (`commands::forward`) is this server's command-hook
+//! client.
+//!
 //! Each event is one call of the `serve --stdio` evaluation (`evaluate::one`)
 //! on a blocking thread, so that `run`, `serve --stdio` and this server
 //! give the same answers; the config is refreshed before each event as
@@ -69,7 +72,11 @@ pub(super) async fn serve(
         return Err(Error::Usage(broken.error.to_string()));
     }
     let token = match &args.token_file {
-        Some(path) => Some(read_token(path)?),
+        Some(path) => Some(
+            crate::commands::forward::read_token(path)
+                .map_err(Error::Usage)?
+                .into_bytes(),
+        ),
         None => None,
     };
     let listener = tokio::net::TcpListener::bind(&addr)
@@ -121,22 +128,6 @@ pub(super) async fn serve(
         }),
         Err(_) => Ok(0),
     }
-}
-
-/// The token on the first line of `path`.
-fn read_token(path: &std::path::Path) -> Result<Vec<u8>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        what: format!("cannot read the token file `{}`", path.display()),
-        source,
-    })?;
-    let token = text.lines().next().unwrap_or("").trim();
-    if token.is_empty() {
-        return Err(Error::Usage(format!(
-            "the token file `{}` has no token on its first line",
-            path.display()
-        )));
-    }
-    Ok(token.as_bytes().to_vec())
 }
 
 /// Whether the request carries the server's token (any request does when

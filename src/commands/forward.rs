@@ -1,0 +1,159 @@
+//! `hookrun forward --url URL`: a command hook for agents that only run
+//! commands, answered by a `hookrun serve --http` server. The event on
+//! stdin is posted to `URL/hooks/{dialect}` (`auto` without `--dialect`,
+//! `?event=` with `--event`); a `200` answer's body is printed as it came
+//! and its `Hookrun-Exit-Code` is the exit code, so the agent gets exactly
+//! what `run` on the server's machine would have given it.
+//!
+//! No answer (the server unreachable, too slow, an error status, no exit
+//! code) is hookrun's own failure, under the trust rule: where the event can
+//! block it is blocked in the caller's shape, saying why, unless
+//! `--on-error allow`, which reports it and lets the event through.
+
+use std::time::Duration;
+
+use crate::cli::ForwardArgs;
+use crate::error::{Error, ExitStatus};
+use crate::output;
+
+/// The header that carries the exit code `run` would have used.
+const EXIT_CODE_HEADER: &str = "hookrun-exit-code";
+
+/// The largest answer read back: `run`'s cap on a hook's output.
+const MAX_ANSWER_BYTES: u64 = 1024 * 1024;
+
+/// Forwards the event on stdin and answers as the server did.
+///
+/// # Errors
+/// The event cannot be read from stdin (then `run`'s own block applies).
+pub(crate) fn execute(args: &ForwardArgs) -> Result<ExitStatus, Error> {
+    let limits = crate::config::Limits::default();
+    let raw = crate::event::read_stdin(limits.max_event_bytes, args.stdin_timeout)?;
+    match post(args, &raw) {
+        Ok((code, body)) => {
+            output::print(&body);
+            Ok(code)
+        }
+        Err(why) => {
+            let e = Error::Unanswered(format!("{}: {why}", args.url));
+            if !args.on_error.blocks() {
+                return Err(e);
+            }
+            let answer = match crate::dialect::read_event_as(
+                &raw[..],
+                args.event.as_deref(),
+                args.dialect,
+            ) {
+                Ok(event) => crate::dialect::render_own_block(&event, &format!("hookrun: {e}")),
+                Err(_) => match args.dialect {
+                    Some(d) => crate::dialect::render_unread_block(d, &e.to_string()),
+                    None => output::error_answer(&e.closed_if(true)),
+                },
+            };
+            output::emit(&answer);
+            Ok(answer.exit_code)
+        }
+    }
+}
+
+/// The endpoint an event goes to: `URL` itself when it names one
+/// (`…/hooks/NAME`), else `URL/hooks/{dialect}`; with `?event=` when given.
+fn endpoint(args: &ForwardArgs) -> String {
+    let base = args.url.trim_end_matches('/');
+    let mut url = if base.contains("/hooks/") {
+        base.to_owned()
+    } else {
+        let dialect = args
+            .dialect
+            .and_then(|d| clap::ValueEnum::to_possible_value(&d))
+            .map_or_else(|| "auto".to_owned(), |p| p.get_name().to_owned());
+        format!("{base}/hooks/{dialect}")
+    };
+    if let Some(event) = &args.event {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let event: String = url_encoded(event);
+        url.push(sep);
+        url.push_str(&format!("event={event}"));
+    }
+    url
+}
+
+/// `text` with everything but unreserved characters percent-encoded.
+fn url_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The server's answer: its exit code and body; `Err` says why there is
+/// none.
+fn post(args: &ForwardArgs, raw: &[u8]) -> Result<(ExitStatus, String), String> {
+    let token = match &args.token_file {
+        Some(path) => Some(read_token(path)?),
+        None => None,
+    };
+    let config = ureq::Agent::config_builder()
+        .timeout_global(Some(args.timeout))
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .tls_config(
+            ureq::tls::TlsConfig::builder()
+                .root_certs(ureq::tls::RootCerts::PlatformVerifier)
+                .build(),
+        )
+        .build();
+    let agent = ureq::Agent::new_with_config(config);
+    let mut call = agent
+        .post(&endpoint(args))
+        .header("Content-Type", "application/json");
+    if let Some(token) = &token {
+        call = call.header("Authorization", &format!("Bearer {token}"));
+    }
+    let response = call.send(raw).map_err(|e| match e {
+        ureq::Error::Timeout(_) => format!("no answer within {}", seconds(args.timeout)),
+        e => format!("the request failed: {e}"),
+    })?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(format!("answered with status {status}"));
+    }
+    let code = response
+        .headers()
+        .get(EXIT_CODE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<ExitStatus>().ok())
+        .ok_or_else(|| {
+            "the answer has no `Hookrun-Exit-Code` header: it is not a hookrun server".to_owned()
+        })?;
+    let body = response
+        .into_body()
+        .with_config()
+        .limit(MAX_ANSWER_BYTES)
+        .read_to_string()
+        .map_err(|e| format!("reading the answer failed: {e}"))?;
+    Ok((code, body))
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// The token on the first line of `path` (the server's and the client's
+/// `--token-file`).
+pub(crate) fn read_token(path: &std::path::Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the token file `{}`: {e}", path.display()))?;
+    let token = text.lines().next().unwrap_or("").trim();
+    if token.is_empty() {
+        return Err(format!(
+            "the token file `{}` has no token on its first line",
+            path.display()
+        ));
+    }
+    Ok(token.to_owned())
+}
