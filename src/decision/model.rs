@@ -109,6 +109,22 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The decision in the one set every report uses (metrics, and what is
+    /// to come of telemetry and replay): `allow`, `deny`, `ask`, `defer`
+    /// (a permission given), `block` (blocked without one: a prompt, a
+    /// stop, a post-tool block), `none` (nothing decided).
+    #[must_use]
+    pub fn outcome(&self) -> &'static str {
+        match self.permission {
+            Some(Permission::Deny) => "deny",
+            Some(Permission::Allow) if !self.blocked => "allow",
+            Some(Permission::Ask) if !self.blocked => "ask",
+            Some(Permission::Defer) if !self.blocked => "defer",
+            _ if self.blocked => "block",
+            _ => "none",
+        }
+    }
+
     /// The tool input that will run instead of the original, whichever
     /// event carries it (PreToolUse's `updatedInput`, or a
     /// PermissionRequest allow's `decision.updatedInput`).

@@ -401,3 +401,37 @@ fn forward_without_a_server_blocks_unless_told_to_allow() {
     assert_eq!(code, 2, "{stdout}");
     assert!(stdout.contains("401"), "{stdout}");
 }
+
+#[test]
+fn metrics_count_events_by_dialect_event_and_decision() {
+    let t = HookTest::new().toml(GUARD);
+    let server = start(&t, &["--config", "config-1.toml"]);
+    let all = events(&t);
+    for (dialect, event) in [&all[0], &all[0], &all[1], &all[2]] {
+        request(
+            server.port,
+            "POST",
+            &format!("/hooks/{dialect}"),
+            &[],
+            event.as_bytes(),
+        );
+    }
+    request(server.port, "POST", "/hooks/claude", &[], b"not json");
+    let (status, headers, body) = request(server.port, "GET", "/metrics", &[], b"");
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        header(&headers, "content-type").is_some_and(|c| c.contains("openmetrics")),
+        "{headers:?}"
+    );
+    for line in [
+        "hookrun_events_total{dialect=\"claude\",event=\"PreToolUse\",decision=\"deny\"} 2",
+        "hookrun_events_total{dialect=\"claude\",event=\"PreToolUse\",decision=\"none\"} 1",
+        "hookrun_events_total{dialect=\"claude\",event=\"Stop\",decision=\"block\"} 1",
+        "hookrun_event_duration_seconds_count 4",
+        "hookrun_hook_duration_seconds_count",
+        "hookrun_errors_total{kind=\"not_evaluated\"} 1",
+        "hookrun_events_in_flight 0",
+    ] {
+        assert!(body.contains(line), "{line} not in:\n{body}");
+    }
+}

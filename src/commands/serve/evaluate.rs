@@ -7,25 +7,42 @@ use crate::error::Error;
 use crate::event::Line;
 use crate::rendered::Rendered;
 
+/// What an evaluated event came to, for the HTTP server's metrics.
+#[derive(Debug, Clone)]
+pub(super) struct Evaluated {
+    /// The model's name of the event.
+    pub event: String,
+    /// `Decision::outcome`: allow, deny, ask, defer, block, none.
+    pub decision: &'static str,
+    /// How long each hook that ran took.
+    pub hooks: Vec<std::time::Duration>,
+}
+
 /// One event, as `run` would handle it: the same refusals (`run::admit`),
 /// the same lints on stderr, the same evaluation and audit line, and the
-/// same warning first when no config file was found (`found_none`).
+/// same warning first when no config file was found (`found_none`); with
+/// what it came to when its hooks were evaluated.
 pub(super) fn one(
     config: &Config,
     args: &RunArgs,
     depth: u32,
     line: Line,
     found_none: bool,
-) -> Result<Rendered, Error> {
-    let mut rendered = one_found(config, args, depth, line)?;
+) -> Result<(Option<Evaluated>, Rendered), Error> {
+    let (evaluated, mut rendered) = one_found(config, args, depth, line)?;
     if found_none {
         let warning = format!("hookrun: {}", crate::session::no_config_warning());
         rendered.stderr.insert(0, warning);
     }
-    Ok(rendered)
+    Ok((evaluated, rendered))
 }
 
-fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<Rendered, Error> {
+fn one_found(
+    config: &Config,
+    args: &RunArgs,
+    depth: u32,
+    line: Line,
+) -> Result<(Option<Evaluated>, Rendered), Error> {
     let started = std::time::Instant::now();
     let admitted = crate::session::admit(config, args, depth, || match line {
         Line::Complete(bytes) => Ok(bytes),
@@ -33,12 +50,17 @@ fn one_found(config: &Config, args: &RunArgs, depth: u32, line: Line) -> Result<
     });
     let event = match admitted {
         Ok(e) => e,
-        Err(refusal) => return Ok(refusal.answer()),
+        Err(refusal) => return Ok((None, refusal.answer())),
     };
-    let (_, mut rendered) = crate::session::handle(config, &event, args, depth, started)?;
+    let (eval, mut rendered) = crate::session::handle(config, &event, args, depth, started)?;
     let lints = crate::session::warnings(config, &event)
         .into_iter()
         .map(|w| format!("hookrun: {w}"));
     rendered.stderr.splice(0..0, lints);
-    Ok(rendered)
+    let evaluated = eval.map(|e| Evaluated {
+        event: event.name.clone(),
+        decision: e.decision.outcome(),
+        hooks: e.runs.iter().map(|r| r.duration).collect(),
+    });
+    Ok((evaluated, rendered))
 }

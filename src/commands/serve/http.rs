@@ -9,7 +9,8 @@
 //!   cannot run) is answered `200` with a block where `run` blocks (the
 //!   trust rule, `--on-error` as for `run`): an agent reads an error status
 //!   as a failed hook and goes on.
-//! - `GET /healthz` (alive) and `GET /readyz` (a config is loaded).
+//! - `GET /healthz` (alive), `GET /readyz` (a config is loaded) and
+//!   `GET /metrics` (`metrics`).
 //! - With `--token-file`, every request needs `Authorization: Bearer
 //!   TOKEN` (compared in constant time), else `401`. A bind beyond
 //!   loopback without a token is refused unless `--allow-remote`.
@@ -46,6 +47,7 @@ const EXIT_CODE_HEADER: &str = "hookrun-exit-code";
 /// What every request handler shares.
 struct Shared {
     live: tokio::sync::Mutex<reload::Live>,
+    metrics: super::metrics::Metrics,
     run: RunArgs,
     token: Option<Vec<u8>>,
     depth: u32,
@@ -97,6 +99,7 @@ pub(super) async fn serve(
     let cap = live.config.limits.max_event_bytes;
     let shared = Arc::new(Shared {
         live: tokio::sync::Mutex::new(live),
+        metrics: super::metrics::Metrics::new(),
         run: args.run.clone(),
         token,
         depth: crate::launch::inherited_depth(),
@@ -105,6 +108,7 @@ pub(super) async fn serve(
         .route("/hooks/{dialect}", post(hook))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(|| async { "ready\n" }))
+        .route("/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(cap))
         .with_state(shared);
     let Ok(mut termination) = os::Termination::watch_all() else {
@@ -152,14 +156,17 @@ async fn hook(
     body: Bytes,
 ) -> Response {
     if !authorised(&shared, &headers) {
+        shared.metrics.error("unauthorized");
         return (StatusCode::UNAUTHORIZED, "a bearer token is required\n").into_response();
     }
+    let label = dialect.clone();
     let dialect = if dialect == "auto" {
         None
     } else {
         match <crate::dialect::Dialect as clap::ValueEnum>::from_str(&dialect, false) {
             Ok(d) => Some(d),
             Err(_) => {
+                shared.metrics.error("no_dialect");
                 let names: Vec<String> =
                     <crate::dialect::Dialect as clap::ValueEnum>::value_variants()
                         .iter()
@@ -191,6 +198,8 @@ async fn hook(
     }
     let depth = shared.depth;
     let closed = crate::session::own_errors_block(&run, config.any_closed);
+    let in_flight = shared.metrics.started();
+    let started = std::time::Instant::now();
     let outcome = tokio::task::spawn_blocking(move || {
         os::on_event_stack(os::BLOCKING_STACK, |stack| {
             crate::event::limit_to_stack(stack);
@@ -205,12 +214,28 @@ async fn hook(
     })
     .await;
     crate::exec::reap_async();
+    let took = started.elapsed();
+    drop(in_flight);
     let answer = match outcome {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => crate::output::error_answer(&e),
-        Err(e) => crate::output::error_answer(
-            &Error::Internal(format!("the event was not handled: {e}")).closed_if(closed),
-        ),
+        Ok(Ok((evaluated, r))) => {
+            match &evaluated {
+                Some(e) => shared.metrics.evaluated(&label, e, took),
+                None => shared.metrics.error("not_evaluated"),
+            }
+            r
+        }
+        Ok(Err(e)) => {
+            shared
+                .metrics
+                .error(&format!("{:?}", e.kind()).to_lowercase());
+            crate::output::error_answer(&e)
+        }
+        Err(e) => {
+            shared.metrics.error("internal");
+            crate::output::error_answer(
+                &Error::Internal(format!("the event was not handled: {e}")).closed_if(closed),
+            )
+        }
     };
     // What `run` would say on stderr is the operator's to read.
     for line in &answer.stderr {
@@ -225,6 +250,20 @@ async fn hook(
     headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// `GET /metrics`, behind the token like every other request.
+async fn metrics(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    if !authorised(&shared, &headers) {
+        shared.metrics.error("unauthorized");
+        return (StatusCode::UNAUTHORIZED, "a bearer token is required\n").into_response();
+    }
+    let mut response = shared.metrics.text().into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),
     );
     response
 }

@@ -35,6 +35,7 @@ use crate::output;
 
 mod evaluate;
 mod http;
+mod metrics;
 mod reload;
 
 use evaluate::one;
@@ -127,7 +128,7 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
         .await;
         crate::exec::reap_async();
         let answer = match outcome {
-            Ok(Ok(r)) => r,
+            Ok(Ok((_, r))) => r,
             Ok(Err(e @ Error::Interrupted { .. })) => return Err(e),
             Ok(Err(e)) => output::error_answer(&e),
             Err(e) => output::error_answer(
