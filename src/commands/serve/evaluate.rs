@@ -1,11 +1,38 @@
 //! One event as `run` handles it, for both of `serve`'s transports: the
 //! stdin loop and the HTTP server.
 
+use std::sync::Arc;
+
 use crate::cli::RunArgs;
 use crate::config::Config;
 use crate::error::Error;
 use crate::event::Line;
 use crate::rendered::Rendered;
+
+/// [`one`] on a blocking thread with the stack the deepest event needs (it
+/// runs its own small runtime), then the ended async hooks collected. A
+/// thread that died is hookrun's own internal error, a block where own
+/// errors block.
+pub(super) async fn on_thread(
+    config: Arc<Config>,
+    args: RunArgs,
+    depth: u32,
+    line: Line,
+    found_none: bool,
+) -> Result<(Option<Evaluated>, Rendered), Error> {
+    let closed = crate::session::own_errors_block(&args, config.any_closed);
+    let outcome = tokio::task::spawn_blocking(move || {
+        crate::os::on_event_stack(crate::os::BLOCKING_STACK, |stack| {
+            crate::event::limit_to_stack(stack);
+            one(&config, &args, depth, line, found_none)
+        })
+    })
+    .await;
+    crate::exec::reap_async();
+    outcome.unwrap_or_else(|e| {
+        Err(Error::Internal(format!("the event was not handled: {e}")).closed_if(closed))
+    })
+}
 
 /// What an evaluated event came to, for the HTTP server's metrics.
 #[derive(Debug, Clone)]
@@ -22,7 +49,7 @@ pub(super) struct Evaluated {
 /// the same lints on stderr, the same evaluation and audit line, and the
 /// same warning first when no config file was found (`found_none`); with
 /// what it came to when its hooks were evaluated.
-pub(super) fn one(
+fn one(
     config: &Config,
     args: &RunArgs,
     depth: u32,

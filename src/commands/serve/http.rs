@@ -196,45 +196,25 @@ async fn hook(
     if query.event.is_some() {
         run.event = query.event;
     }
-    let depth = shared.depth;
-    let closed = crate::session::own_errors_block(&run, config.any_closed);
     let in_flight = shared.metrics.started();
     let started = std::time::Instant::now();
-    let outcome = tokio::task::spawn_blocking(move || {
-        os::on_event_stack(os::BLOCKING_STACK, |stack| {
-            crate::event::limit_to_stack(stack);
-            super::evaluate::one(
-                &config,
-                &run,
-                depth,
-                Line::Complete(body.to_vec()),
-                found_none,
-            )
-        })
-    })
-    .await;
-    crate::exec::reap_async();
+    let line = Line::Complete(body.to_vec());
+    let outcome = super::evaluate::on_thread(config, run, shared.depth, line, found_none).await;
     let took = started.elapsed();
     drop(in_flight);
     let answer = match outcome {
-        Ok(Ok((evaluated, r))) => {
+        Ok((evaluated, r)) => {
             match &evaluated {
                 Some(e) => shared.metrics.evaluated(&label, e, took),
                 None => shared.metrics.error("not_evaluated"),
             }
             r
         }
-        Ok(Err(e)) => {
+        Err(e) => {
             shared
                 .metrics
                 .error(&format!("{:?}", e.kind()).to_lowercase());
             crate::output::error_answer(&e)
-        }
-        Err(e) => {
-            shared.metrics.error("internal");
-            crate::output::error_answer(
-                &Error::Internal(format!("the event was not handled: {e}")).closed_if(closed),
-            )
         }
     };
     // What `run` would say on stderr is the operator's to read.

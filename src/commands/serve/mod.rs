@@ -38,8 +38,6 @@ mod http;
 mod metrics;
 mod reload;
 
-use evaluate::one;
-
 /// Runs the server; the exit code is 0 at EOF.
 ///
 /// # Errors
@@ -115,27 +113,12 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
         }
         let config = Arc::clone(&live.config);
         splitter.set_cap(config.limits.max_event_bytes);
-        let run = args.run.clone();
         let found_none = live.found_none();
-        // `evaluate` runs its own small runtime: give it a thread, with a
-        // stack for the deepest event.
-        let outcome = tokio::task::spawn_blocking(move || {
-            os::on_event_stack(os::BLOCKING_STACK, |stack| {
-                crate::event::limit_to_stack(stack);
-                one(&config, &run, depth, line, found_none)
-            })
-        })
-        .await;
-        crate::exec::reap_async();
+        let outcome = evaluate::on_thread(config, args.run.clone(), depth, line, found_none).await;
         let answer = match outcome {
-            Ok(Ok((_, r))) => r,
-            Ok(Err(e @ Error::Interrupted { .. })) => return Err(e),
-            Ok(Err(e)) => output::error_answer(&e),
-            Err(e) => output::error_answer(
-                &Error::Internal(format!("the event was not handled: {e}")).closed_if(
-                    crate::session::own_errors_block(&args.run, live.config.any_closed),
-                ),
-            ),
+            Ok((_, r)) => r,
+            Err(e @ Error::Interrupted { .. }) => return Err(e),
+            Err(e) => output::error_answer(&e),
         };
         let reply = json!({"seq": seq, "exit_code": answer.exit_code, "stdout": answer.stdout, "stderr": answer.stderr.join("\n")});
         output::print(&format!("{reply}\n"));
