@@ -252,6 +252,34 @@ pub(crate) struct ServeArgs {
     #[arg(long, requires = "http")]
     pub allow_remote: bool,
 
+    /// With --http: serve HTTPS with this certificate chain (PEM).
+    #[arg(long, value_name = "PEM", requires_all = ["http", "tls_key"])]
+    pub tls_cert: Option<PathBuf>,
+
+    /// With --http: the private key of --tls-cert (PEM).
+    #[arg(long, value_name = "PEM", requires_all = ["http", "tls_cert"])]
+    pub tls_key: Option<PathBuf>,
+
+    /// With --http: seconds a client gets to send a request's headers, and
+    /// again its body (and to finish a TLS handshake); a slower one is cut
+    /// off.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "http")]
+    pub read_timeout: std::time::Duration,
+
+    /// With --http: events evaluated at once; more wait in a queue.
+    #[arg(long, value_name = "N", default_value = "64", value_parser = clap::value_parser!(u32).range(1..), requires = "http")]
+    pub max_in_flight: u32,
+
+    /// With --http: events that may wait for a place; one more is answered
+    /// with hookrun's own block (the server is overloaded).
+    #[arg(long, value_name = "N", default_value = "256", requires = "http")]
+    pub max_queued: u32,
+
+    /// With --http: seconds the events under way get to finish after
+    /// SIGTERM (or SIGINT) before their hooks are stopped.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "http")]
+    pub grace: std::time::Duration,
+
     #[command(flatten)]
     pub run: RunArgs,
 }

@@ -134,6 +134,10 @@ pub enum Error {
     /// `forward` got no answer from its server.
     #[error("no decision from the policy server {0}")]
     Unanswered(String),
+    /// `serve --http` accepted an event it did not evaluate (overloaded,
+    /// stopping, past its time bound).
+    #[error("the policy server did not evaluate this event: {0}")]
+    Unserved(String),
     #[error("interrupted by {name}; every running hook was killed")]
     Interrupted { name: &'static str, signal: i32 },
     /// An error where a guard fails closed: answered with a block (exit 2)
@@ -157,7 +161,9 @@ impl Error {
             | Error::Stdin(_)
             | Error::Convert { .. }
             | Error::Settings { .. } => ErrorKind::Input,
-            Error::Io { .. } | Error::Report { .. } | Error::Unanswered(_) => ErrorKind::Io,
+            Error::Io { .. } | Error::Report { .. } | Error::Unanswered(_) | Error::Unserved(_) => {
+                ErrorKind::Io
+            }
             Error::Runtime(_) | Error::Internal(_) => ErrorKind::Internal,
             Error::Interrupted { .. } => ErrorKind::Interrupted,
             Error::Closed(inner) => inner.kind(),

@@ -35,21 +35,13 @@ pub(crate) fn execute(args: &ForwardArgs) -> Result<ExitStatus, Error> {
             Ok(code)
         }
         Err(why) => {
-            let e = Error::Unanswered(format!("{}: {why}", args.url));
-            if !args.on_error.blocks() {
+            let e =
+                Error::Unanswered(format!("{}: {why}", args.url)).closed_if(args.on_error.blocks());
+            if !e.blocks() {
                 return Err(e);
             }
-            let answer = match crate::dialect::read_event_as(
-                &raw[..],
-                args.event.as_deref(),
-                args.dialect,
-            ) {
-                Ok(event) => crate::dialect::render_own_block(&event, &format!("hookrun: {e}")),
-                Err(_) => match args.dialect {
-                    Some(d) => crate::dialect::render_unread_block(d, &e.to_string()),
-                    None => output::error_answer(&e.closed_if(true)),
-                },
-            };
+            let answer =
+                crate::session::unevaluated_answer(&raw, &e, args.event.as_deref(), args.dialect);
             output::emit(&answer);
             Ok(answer.exit_code)
         }

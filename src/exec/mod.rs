@@ -247,6 +247,37 @@ fn exit_status(status: std::process::ExitStatus) -> RunStatus {
     }
 }
 
+/// Who stops the hooks under way early, when the process is not `serve
+/// --http`: the signals that would end hookrun, at once. A server sets its
+/// own word instead ([`stop_on_server`]): it lets the events under way
+/// finish when asked to stop, and stops their hooks only once its grace
+/// period is over.
+static SERVER_STOP: std::sync::OnceLock<tokio::sync::watch::Receiver<Option<os::Interruption>>> =
+    std::sync::OnceLock::new();
+
+/// From now on, the hooks of every event stop when `stop` says why (the
+/// signal the server was asked to stop by), not on the signal itself. Set
+/// once, by `serve --http` before its first event; a second call is ignored.
+pub(crate) fn stop_on_server(stop: tokio::sync::watch::Receiver<Option<os::Interruption>>) {
+    let _ = SERVER_STOP.set(stop);
+}
+
+/// The request to stop the hooks under way: the server's word where
+/// [`stop_on_server`] set one, else the next signal that would end hookrun.
+async fn stopped() -> os::Interruption {
+    if let Some(stop) = SERVER_STOP.get() {
+        let mut stop = stop.clone();
+        // A server that is gone can no longer ask: only its word stops.
+        if let Ok(why) = stop.wait_for(Option::is_some).await
+            && let Some(interruption) = *why
+        {
+            return interruption;
+        }
+        return std::future::pending().await;
+    }
+    os::Termination::watch().recv().await
+}
+
 /// Runs commands at once to completion or timeout from synchronous code,
 /// in a runtime of its own that also watches for every signal that would
 /// end hookrun (`os::Termination`): on one, every group still running is
@@ -282,10 +313,9 @@ pub(crate) fn run_blocking_with<T>(
     let rt = os::runtime().map_err(crate::error::Error::Runtime)?;
     let live = LiveGroups::default();
     let outcome = rt.block_on(async {
-        let mut termination = os::Termination::watch();
         tokio::select! {
             done = run_all(specs, limits, &live, meanwhile) => Ok(done),
-            interruption = termination.recv() => Err(interruption),
+            interruption = stopped() => Err(interruption),
         }
     });
     outcome.map_err(|interruption| {

@@ -20,18 +20,37 @@ pub(crate) fn block_unread_event(
     forced_dialect: Option<crate::dialect::Dialect>,
     timeout: std::time::Duration,
 ) -> ExitStatus {
-    let event = event::read_stdin(crate::config::Limits::default().max_event_bytes, timeout)
-        .and_then(|raw| crate::dialect::read_event_as(raw, forced_event, forced_dialect));
-    let answer = match event
+    // An event that cannot be read from stdin is answered as one that
+    // cannot be read as an event.
+    let raw = event::read_stdin(crate::config::Limits::default().max_event_bytes, timeout)
+        .unwrap_or_default();
+    let answer = unevaluated_answer(&raw, e, forced_event, forced_dialect);
+    output::emit(&answer);
+    answer.exit_code
+}
+
+/// hookrun's answer to an event it holds (`raw`) but did not evaluate
+/// because of `e` (`forward` without an answer from its server, a server
+/// that is overloaded or stopping): where `e` blocks, the block in the
+/// caller's shape as far as the event or the command line says what that
+/// is; else the error as `run` reports it.
+pub(crate) fn unevaluated_answer(
+    raw: &[u8],
+    e: &Error,
+    forced_event: Option<&str>,
+    forced_dialect: Option<crate::dialect::Dialect>,
+) -> Rendered {
+    if !e.blocks() {
+        return output::error_answer(e);
+    }
+    match crate::dialect::read_event_as(raw, forced_event, forced_dialect)
         .ok()
         .map(Box::new)
         .or_else(|| named_only(forced_event, forced_dialect))
     {
         Some(event) => own_block(&event, e),
         None => unread_answer(e, forced_dialect),
-    };
-    output::emit(&answer);
-    answer.exit_code
+    }
 }
 
 /// hookrun's error for an event that could not be read: a block in the

@@ -13,7 +13,7 @@ mod handle;
 mod load;
 
 pub(crate) use admit::admit;
-pub(crate) use block::{block_unread_event, own_errors_block};
+pub(crate) use block::{block_unread_event, own_errors_block, unevaluated_answer};
 pub(crate) use handle::handle;
 pub(crate) use load::BUILTINS_ONLY_VAR;
 pub(crate) use load::{

@@ -43,6 +43,7 @@ mod rewrites;
 mod run_snapshots;
 mod serve;
 mod serve_http;
+mod serve_http_limits;
 mod serve_strict;
 mod setup;
 mod signals;

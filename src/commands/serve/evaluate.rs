@@ -12,16 +12,19 @@ use crate::rendered::Rendered;
 /// [`one`] on a blocking thread with the stack the deepest event needs (it
 /// runs its own small runtime), then the ended async hooks collected. A
 /// thread that died is hookrun's own internal error, a block where own
-/// errors block.
-pub(super) async fn on_thread(
+/// errors block. `held` (the HTTP server's place for the event) is kept
+/// until the evaluation ends, even when no one waits for it any more.
+pub(super) async fn on_thread<H: Send + 'static>(
     config: Arc<Config>,
     args: RunArgs,
     depth: u32,
     line: Line,
     found_none: bool,
+    held: H,
 ) -> Result<(Option<Evaluated>, Rendered), Error> {
     let closed = crate::session::own_errors_block(&args, config.any_closed);
     let outcome = tokio::task::spawn_blocking(move || {
+        let _held = held;
         crate::os::on_event_stack(crate::os::BLOCKING_STACK, |stack| {
             crate::event::limit_to_stack(stack);
             one(&config, &args, depth, line, found_none)

@@ -114,7 +114,8 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
         let config = Arc::clone(&live.config);
         splitter.set_cap(config.limits.max_event_bytes);
         let found_none = live.found_none();
-        let outcome = evaluate::on_thread(config, args.run.clone(), depth, line, found_none).await;
+        let outcome =
+            evaluate::on_thread(config, args.run.clone(), depth, line, found_none, ()).await;
         let answer = match outcome {
             Ok((_, r)) => r,
             Err(e @ Error::Interrupted { .. }) => return Err(e),
