@@ -299,8 +299,12 @@ pub(crate) struct ForwardArgs {
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
     /// A file whose first line is the server's bearer token.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "token_env")]
     pub token_file: Option<PathBuf>,
+    /// An environment variable holding the server's bearer token (what
+    /// `install --url --token-env` registers).
+    #[arg(long, value_name = "VAR")]
+    pub token_env: Option<String>,
     /// Seconds to wait for the server's answer.
     #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_seconds)]
     pub timeout: std::time::Duration,

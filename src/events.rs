@@ -301,6 +301,14 @@ pub(crate) fn query_value(
     Some(raw.to_owned())
 }
 
+/// Whether Claude Code runs `http` handlers on this event: not on
+/// SessionStart and Setup, which it answers before a session can reach a
+/// server (it skips them there with a log line).
+#[must_use]
+pub(crate) fn runs_http(name: &str) -> bool {
+    !matches!(name, "SessionStart" | "Setup")
+}
+
 /// The default timeout of a hook on an event hookrun knows, else Claude
 /// Code's general default of 600 s.
 #[must_use]

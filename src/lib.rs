@@ -69,6 +69,7 @@ pub(crate) mod rendered;
 pub(crate) mod report;
 pub(crate) mod schema;
 pub(crate) mod select;
+pub(crate) mod server_client;
 pub(crate) mod session;
 pub(crate) mod suggest;
 pub(crate) mod suite;

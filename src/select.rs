@@ -170,9 +170,7 @@ pub fn select(config: &Config, event: &Event) -> Plan {
                 ));
                 Some(Skip::Unsupported { kind: kind.clone() })
             }
-            (Action::Http { .. }, None)
-                if matches!(event.name.as_str(), "SessionStart" | "Setup") =>
-            {
+            (Action::Http { .. }, None) if !crate::events::runs_http(&event.name) => {
                 Some(Skip::HttpOnStart)
             }
             (_, skip) => skip,

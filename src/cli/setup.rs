@@ -57,6 +57,20 @@ pub(crate) struct InstallArgs {
     )]
     pub on_error: super::on_error::OnError,
 
+    /// Register a `hookrun serve --http` server at URL instead of `hookrun
+    /// run`: Claude Code's `http` handler posting to `URL/hooks/claude`
+    /// (a `hookrun forward` command on SessionStart and Setup, where it runs
+    /// no `http` handler); for the other agents, `hookrun forward --url
+    /// URL`. The config still says which events and timeouts to register.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// With --url: the environment variable holding the server's bearer
+    /// token, sent as `Authorization: Bearer $VAR` (Claude Code's
+    /// `allowedEnvVars`; `hookrun forward --token-env`).
+    #[arg(long, value_name = "VAR", requires = "url")]
+    pub token_env: Option<String>,
+
     /// Print the change and write nothing.
     #[arg(long)]
     pub dry_run: bool,

@@ -51,16 +51,11 @@ pub(crate) fn execute(args: &ForwardArgs) -> Result<ExitStatus, Error> {
 /// The endpoint an event goes to: `URL` itself when it names one
 /// (`…/hooks/NAME`), else `URL/hooks/{dialect}`; with `?event=` when given.
 fn endpoint(args: &ForwardArgs) -> String {
-    let base = args.url.trim_end_matches('/');
-    let mut url = if base.contains("/hooks/") {
-        base.to_owned()
-    } else {
-        let dialect = args
-            .dialect
-            .and_then(|d| clap::ValueEnum::to_possible_value(&d))
-            .map_or_else(|| "auto".to_owned(), |p| p.get_name().to_owned());
-        format!("{base}/hooks/{dialect}")
-    };
+    let dialect = args
+        .dialect
+        .and_then(|d| clap::ValueEnum::to_possible_value(&d))
+        .map_or_else(|| "auto".to_owned(), |p| p.get_name().to_owned());
+    let mut url = crate::server_client::hooks_endpoint(&args.url, &dialect);
     if let Some(event) = &args.event {
         let sep = if url.contains('?') { '&' } else { '?' };
         let event: String = url_encoded(event);
@@ -85,22 +80,12 @@ fn url_encoded(text: &str) -> String {
 /// The server's answer: its exit code and body; `Err` says why there is
 /// none.
 fn post(args: &ForwardArgs, raw: &[u8]) -> Result<(ExitStatus, String), String> {
-    let token = match &args.token_file {
-        Some(path) => Some(read_token(path)?),
-        None => None,
+    let token = match (&args.token_file, &args.token_env) {
+        (Some(path), _) => Some(crate::server_client::read_token(path)?),
+        (None, Some(var)) => Some(crate::server_client::token_from_env(var)?),
+        (None, None) => None,
     };
-    let config = ureq::Agent::config_builder()
-        .timeout_global(Some(args.timeout))
-        .max_redirects(0)
-        .http_status_as_error(false)
-        .tls_config(
-            ureq::tls::TlsConfig::builder()
-                .root_certs(ureq::tls::RootCerts::PlatformVerifier)
-                .build(),
-        )
-        .build();
-    let agent = ureq::Agent::new_with_config(config);
-    let mut call = agent
+    let mut call = crate::server_client::client(args.timeout)
         .post(&endpoint(args))
         .header("Content-Type", "application/json");
     if let Some(token) = &token {
@@ -133,19 +118,4 @@ fn post(args: &ForwardArgs, raw: &[u8]) -> Result<(ExitStatus, String), String> 
 
 fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
-}
-
-/// The token on the first line of `path` (the server's and the client's
-/// `--token-file`).
-pub(crate) fn read_token(path: &std::path::Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the token file `{}`: {e}", path.display()))?;
-    let token = text.lines().next().unwrap_or("").trim();
-    if token.is_empty() {
-        return Err(format!(
-            "the token file `{}` has no token on its first line",
-            path.display()
-        ));
-    }
-    Ok(token.to_owned())
 }

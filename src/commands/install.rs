@@ -10,7 +10,7 @@ use crate::config::{self, FailMode, LoadOptions};
 use crate::error::{Error, ExitStatus};
 use crate::install::events::Registration;
 use crate::install::location::{self, Homes};
-use crate::install::{self as setup, Agent, Invocation, Scope, portable, shape, text};
+use crate::install::{self as setup, Agent, Invocation, Scope, Server, portable, shape, text};
 use crate::output;
 
 /// Runs `install` (or `--uninstall`); exit 0 when done or nothing to do.
@@ -41,6 +41,13 @@ pub(crate) fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
         && !args.dry_run
     {
         return Err(Error::Usage(format!("{}; {}", lock.message, lock.fix)));
+    }
+    if let Some(url) = &args.url
+        && !(url.starts_with("http://") || url.starts_with("https://"))
+    {
+        return Err(Error::Usage(format!(
+            "--url `{url}` is not an http:// or https:// URL of a `hookrun serve --http` server"
+        )));
     }
     let (config_path, named) = config_to_register(args, &project)?;
     if args.move_hooks {
@@ -80,7 +87,8 @@ pub(crate) fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
     )
     .map_err(Error::Usage)?;
     let program = said(program);
-    let config_word = if named {
+    // A forwarded event is evaluated on the server, with its config.
+    let config_word = if named && args.url.is_none() {
         let project = std::fs::canonicalize(&project).unwrap_or(project);
         Some(
             portable::config_word(args.agent, args.scope, &project, &config_path)
@@ -139,8 +147,10 @@ pub(crate) fn execute(args: &InstallArgs) -> Result<ExitStatus, Error> {
 }
 
 /// hookrun's handler for each event: the command (with `--event` where the
-/// agent's payloads name none, `--on-error allow` when asked), the
-/// timeout, and the agent's own fail-safe unless `--on-error allow`.
+/// agent's payloads name none, `--on-error allow` when asked), or with
+/// `--url` the server (an `http` handler where the agent runs one on the
+/// event, else `hookrun forward`); the timeout, and the agent's own
+/// fail-safe unless `--on-error allow`.
 fn handlers(
     args: &InstallArgs,
     regs: &[Registration],
@@ -148,45 +158,64 @@ fn handlers(
     config: Option<&str>,
 ) -> Vec<shape::Handler> {
     let allow = args.on_error == OnError::Allow;
+    let server = args.url.as_deref().map(|url| Server {
+        url,
+        token_env: args.token_env.as_deref(),
+    });
+    let http = crate::dialect::setup(args.agent).file.http;
     regs.iter()
-        .map(|r| shape::Handler {
-            event: r.event.clone(),
-            command: setup::command(
-                program,
-                args.agent,
-                &Invocation {
-                    event: setup::agent::names_event(args.agent).then_some(r.event.as_str()),
-                    allow_errors: allow,
-                    config,
+        .map(|r| {
+            let run = match server {
+                Some(s) if http && crate::events::runs_http(&r.model) => shape::Run::Http {
+                    url: crate::server_client::hooks_endpoint(s.url, args.agent.as_str()),
+                    token_env: s.token_env.map(str::to_owned),
                 },
-            ),
-            timeout_secs: r.timeout_secs,
-            fail_closed: if allow {
-                None
-            } else {
-                setup::fail_safe::fail_closed(args.agent, &r.model)
-            },
+                _ => shape::Run::Command(setup::command(
+                    program,
+                    args.agent,
+                    &Invocation {
+                        event: setup::agent::names_event(args.agent).then_some(r.event.as_str()),
+                        allow_errors: allow,
+                        config,
+                        server,
+                    },
+                )),
+            };
+            shape::Handler {
+                event: r.event.clone(),
+                run,
+                timeout_secs: r.timeout_secs,
+                fail_closed: if allow {
+                    None
+                } else {
+                    setup::fail_safe::fail_closed(args.agent, &r.model)
+                },
+            }
         })
         .collect()
 }
 
-/// The command to show the user: the one every handler has, or the first
-/// with `--event …` where each event has its own.
+/// What to show the user: the command every handler has (or the first
+/// with `--event …` where each event has its own), or the server's URL.
 fn shown_command(handlers: &[shape::Handler]) -> String {
-    let first = handlers
-        .first()
-        .map(|h| h.command.clone())
-        .unwrap_or_default();
-    if handlers.iter().all(|h| h.command == first) {
+    let shown = |h: &shape::Handler| match &h.run {
+        shape::Run::Command(c) => c.clone(),
+        shape::Run::Http { url, .. } => format!("http {url}"),
+    };
+    let first = handlers.first().map(shown).unwrap_or_default();
+    if handlers.iter().all(|h| shown(h) == first) {
         first
+    } else if let Some((head, tail)) = first.split_once(" --event ") {
+        let rest = tail.find(' ').map_or("", |i| &tail[i..]);
+        format!("{head} --event EVENT{rest}")
     } else {
-        match first.split_once(" --event ") {
-            Some((head, tail)) => {
-                let rest = tail.find(' ').map_or("", |i| &tail[i..]);
-                format!("{head} --event EVENT{rest}")
+        let all: Vec<String> = handlers.iter().map(shown).fold(Vec::new(), |mut v, s| {
+            if !v.contains(&s) {
+                v.push(s);
             }
-            None => first,
-        }
+            v
+        });
+        all.join("` and `")
     }
 }
 

@@ -221,6 +221,10 @@ pub(crate) struct HooksFile {
     pub handler_name: Option<&'static str>,
     /// The format `version` a new file starts with, where it has one.
     pub version: Option<u64>,
+    /// Whether the agent runs Claude Code's `http` handler (posting the
+    /// event, reading the answer's JSON), so that `install --url` registers
+    /// a server as one.
+    pub http: bool,
 }
 
 impl HooksFile {
@@ -234,6 +238,7 @@ impl HooksFile {
         typed: true,
         handler_name: None,
         version: None,
+        http: false,
     };
 
     /// Handlers listed under the event in a `{"version": 1, "hooks": …}`

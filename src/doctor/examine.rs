@@ -120,10 +120,31 @@ pub(crate) fn examine(
         command: &first.command,
         model_events: &model_names,
         fail_safe_missing_on,
-        program_found: fire::program_found(agent, &judge::program_of(&first.command), project)?,
+        // An `http` handler runs no program.
+        program_found: first.http
+            || fire::program_found(agent, &judge::program_of(&first.command), project)?,
         reinstall: installed::install_command(first, project),
     };
     let mut problems = judge::wiring(&facts);
+    if let Some((url, token_env)) = installed::server_of(&first.command)
+        && let Err(why) = super::server::ready(&url, token_env.as_deref())
+    {
+        problems.push(Problem::new(
+            "D013",
+            format!(
+                "the policy server {url} cannot answer this registration: {why}; every event fails{}",
+                if facts.fail_safe_missing_on.len() < g.regs.len() {
+                    ", and the agent's fail-safe blocks what it covers"
+                } else {
+                    " and the guard is off"
+                }
+            ),
+            format!(
+                "start it (`hookrun serve --http ADDR`, docs/serve.md), or run {}",
+                facts.reinstall
+            ),
+        ));
+    }
     problems.extend(unreviewed(
         agent,
         &first.file,
@@ -212,11 +233,21 @@ pub(crate) fn examine(
         trust,
         problems,
     };
+    // An `http` handler's events are fired through this hookrun's
+    // `forward`, which posts them as the agent would.
+    let fired = match first.http.then(|| std::env::current_exe().ok()).flatten() {
+        Some(exe) => first.command.replacen(
+            "hookrun",
+            &hookrun_sh::word::word(&exe.display().to_string()),
+            1,
+        ),
+        None => first.command.clone(),
+    };
     let plan = Plan {
         agent,
         scope: first.scope,
         file: first.file.clone(),
-        command: first.command.clone(),
+        command: fired,
         canaries,
     };
     Ok((reg, plan))

@@ -29,15 +29,34 @@ pub(crate) struct Invocation<'a> {
     /// The config, already a shell word (or words the shell joins, as
     /// `"$CLAUDE_PROJECT_DIR"/hookrun.toml`).
     pub config: Option<&'a str>,
+    /// A `serve --http` server to forward the event to (`hookrun forward
+    /// --url URL`) instead of running the hooks here, and the variable
+    /// holding its token.
+    pub server: Option<Server<'a>>,
+}
+
+/// A policy server a registration hands the event to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Server<'a> {
+    pub url: &'a str,
+    pub token_env: Option<&'a str>,
 }
 
 /// The command written into the agent's file: `program` (already a shell
-/// word), `run --dialect AGENT`, then `--event NAME`, `--on-error allow`
-/// and `--config WORD` as `how` says. The config comes last: it is the one
-/// part that is not a fixed word.
+/// word), `run --dialect AGENT` (or `forward --url URL --dialect AGENT`),
+/// then `--event NAME`, `--on-error allow`, `--token-env VAR` and
+/// `--config WORD` as `how` says. The config comes last: it is the one part
+/// that is not a fixed word.
 #[must_use]
 pub(crate) fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> String {
-    let mut c = format!("{program} {}", run_args(agent));
+    let mut c = match how.server {
+        Some(server) => format!(
+            "{program} forward --url {} --dialect {}",
+            hookrun_sh::word::word(server.url),
+            agent.as_str()
+        ),
+        None => format!("{program} {}", run_args(agent)),
+    };
     if let Some(event) = how.event {
         c.push_str(" --event ");
         c.push_str(&hookrun_sh::word::word(event));
@@ -45,11 +64,25 @@ pub(crate) fn command(program: &str, agent: Agent, how: &Invocation<'_>) -> Stri
     if how.allow_errors {
         c.push_str(" --on-error allow");
     }
+    if let Some(var) = how.server.and_then(|s| s.token_env) {
+        c.push_str(" --token-env ");
+        c.push_str(&hookrun_sh::word::word(var));
+    }
     if let Some(config) = how.config {
         c.push_str(" --config ");
         c.push_str(config);
     }
     c
+}
+
+/// Whether an `http` handler's URL is a hookrun registration for this
+/// agent: a `serve --http` endpoint for its dialect (`…/hooks/claude`,
+/// with or without a query).
+#[must_use]
+pub(crate) fn is_http_registration(url: &str, agent: Agent) -> bool {
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    path.trim_end_matches('/')
+        .ends_with(&format!("/hooks/{}", agent.as_str()))
 }
 
 /// Whether a handler's command is a hookrun registration for this agent:
@@ -73,12 +106,28 @@ pub(crate) fn is_registration(command: &str, agent: Agent) -> bool {
     if program.rsplit('/').next() != Some("hookrun") {
         return false;
     }
-    let Some(mut tail) = rest.strip_prefix(args.as_str()) else {
+    let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let mut tail = if let Some(tail) = rest.strip_prefix(args.as_str()) {
+        tail
+    } else if let Some(url) = rest.strip_prefix("forward --url ") {
+        // A URL as `command` writes it: one word, quoted or not.
+        let end = match url.strip_prefix('\'') {
+            Some(quoted) => quoted.find('\'').map(|i| i + 2),
+            None => url.find(' '),
+        };
+        let Some(end) = end else {
+            return false;
+        };
+        let Some(tail) = url[end..].strip_prefix(&format!(" --dialect {}", agent.as_str())) else {
+            return false;
+        };
+        tail
+    } else {
         return false;
     };
-    let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     tail = take_flag(tail, " --event ", plain);
     tail = take_flag(tail, " --on-error ", |w| matches!(w, "allow" | "block"));
+    tail = take_flag(tail, " --token-env ", plain);
     tail.is_empty() || tail.starts_with(" --config ")
 }
 
@@ -123,6 +172,7 @@ mod tests {
                 event: Some("preToolUse"),
                 allow_errors: true,
                 config: Some("ci/h.toml"),
+                server: None,
             },
         );
         assert_eq!(
@@ -139,7 +189,48 @@ mod tests {
             "hookrun run --dialect copilot --event agentStop",
             Agent::Copilot
         ));
+        let server = Server {
+            url: "http://127.0.0.1:8787",
+            token_env: Some("HOOKRUN_TOKEN"),
+        };
+        let forwarded = command(
+            "hookrun",
+            Agent::Codex,
+            &Invocation {
+                server: Some(server),
+                ..Invocation::default()
+            },
+        );
+        assert_eq!(
+            forwarded,
+            "hookrun forward --url http://127.0.0.1:8787 --dialect codex --token-env HOOKRUN_TOKEN"
+        );
+        assert!(is_registration(&forwarded, Agent::Codex));
+        assert!(!is_registration(&forwarded, Agent::Claude));
+        assert!(is_registration(
+            "hookrun forward --url 'https://policy/a b' --dialect copilot --event preToolUse",
+            Agent::Copilot
+        ));
+        assert!(is_http_registration(
+            "http://127.0.0.1:1/hooks/claude",
+            Agent::Claude
+        ));
+        assert!(is_http_registration(
+            "https://p.example/x/hooks/claude/?a=1",
+            Agent::Claude
+        ));
+        assert!(!is_http_registration(
+            "https://p.example/hooks/claude-ish",
+            Agent::Claude
+        ));
+        assert!(!is_http_registration(
+            "https://p.example/hooks/auto",
+            Agent::Claude
+        ));
         for not_ours in [
+            "hookrun forward --url http://x; rm y --dialect claude",
+            "hookrun forward --url http://x --dialect claude; rm y",
+            "hookrun forward --url http://x --dialect claude --token-env 'a b'",
             "hookrun run --dialect claude; rm x",
             "hookrun run --dialect claude --event PreToolUse; rm x",
             "hookrun run --dialect claude --event 'a b'",

@@ -18,4 +18,4 @@ pub(crate) mod program;
 pub(crate) mod shape;
 pub(crate) mod text;
 
-pub(crate) use agent::{Agent, Invocation, Scope, command};
+pub(crate) use agent::{Agent, Invocation, Scope, Server, command};

@@ -11,20 +11,45 @@ use serde_json::{Map, Value, json};
 use super::agent::Agent;
 use super::agent::is_registration;
 
-/// One handler of hookrun's to write: the agent's event, the command, the
+/// One handler of hookrun's to write: the agent's event, what it runs, the
 /// timeout in seconds, and the key and value asking the agent to block
-/// when the command fails (`agent::fail_closed`), if any.
+/// when the handler fails (`agent::fail_closed`), if any.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Handler {
     pub event: String,
-    pub command: String,
+    pub run: Run,
     pub timeout_secs: u64,
     pub fail_closed: Option<(&'static str, Value)>,
 }
 
-/// The keys `install` may write to ask an agent to block on a failure:
-/// taken off a handler of hookrun's that should no longer have them.
-const FAIL_CLOSED_KEYS: &[&str] = &["onFailure", "failClosed"];
+/// What a handler of hookrun's runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// A command (`hookrun run …`, `hookrun forward …`).
+    Command(String),
+    /// Claude Code's `http` handler posting to a `serve --http` endpoint,
+    /// with the bearer token from an environment variable the handler is
+    /// allowed to read.
+    Http {
+        url: String,
+        token_env: Option<String>,
+    },
+}
+
+/// Whether `key` is one `install` writes on a handler of the agent's,
+/// whatever it runs: on a handler of hookrun's such keys are `install`'s to
+/// set or take off; every other key (a `statusMessage` the user added)
+/// stays.
+fn managed(agent: Agent, key: &str) -> bool {
+    let f = file(agent);
+    key == f.command_key
+        || key == f.timeout_key
+        || ["type", "name", "url", "headers", "allowedEnvVars"].contains(&key)
+        || FAIL_CLOSED_KEYS.contains(&key)
+}
+
+/// The keys `install` may write to ask an agent to block on a failure.
+const FAIL_CLOSED_KEYS: &[&str] = &["onFailure", "failClosed", "failMode"];
 
 /// The shape of the agent's hooks file, as its dialect gives it.
 fn file(agent: Agent) -> crate::dialect::setup::HooksFile {
@@ -73,13 +98,28 @@ pub(crate) fn is_bare(root: &Value, agent: Agent) -> bool {
 fn new_handler(agent: Agent, handler: &Handler) -> Value {
     let (tkey, tval) = timeout(agent, handler.timeout_secs);
     let mut h = Map::new();
-    if file(agent).typed {
-        h.insert("type".into(), json!("command"));
+    match &handler.run {
+        Run::Command(command) => {
+            if file(agent).typed {
+                h.insert("type".into(), json!("command"));
+            }
+            if let Some(name) = file(agent).handler_name {
+                h.insert("name".into(), json!(name));
+            }
+            h.insert(command_key(agent).into(), json!(command));
+        }
+        Run::Http { url, token_env } => {
+            h.insert("type".into(), json!("http"));
+            h.insert("url".into(), json!(url));
+            if let Some(var) = token_env {
+                h.insert(
+                    "headers".into(),
+                    json!({"Authorization": format!("Bearer ${{{var}}}")}),
+                );
+                h.insert("allowedEnvVars".into(), json!([var]));
+            }
+        }
     }
-    if let Some(name) = file(agent).handler_name {
-        h.insert("name".into(), json!(name));
-    }
-    h.insert(command_key(agent).into(), json!(handler.command));
     h.insert(tkey.into(), tval);
     if let Some((key, value)) = &handler.fail_closed {
         h.insert((*key).into(), value.clone());
@@ -87,11 +127,37 @@ fn new_handler(agent: Agent, handler: &Handler) -> Value {
     Value::Object(h)
 }
 
+/// `old`, a handler of hookrun's, rewritten as `new`: each key `install`
+/// manages takes the new value (or goes, where the new handler has none),
+/// in its place; the user's own keys stay where they were; new keys come
+/// last.
+fn rewritten(agent: Agent, old: &Value, new: Value) -> Value {
+    let (Some(old), Value::Object(mut new)) = (old.as_object(), new) else {
+        return old.clone();
+    };
+    let mut out = Map::new();
+    for (k, v) in old {
+        if !managed(agent, k) {
+            out.insert(k.clone(), v.clone());
+        } else if let Some(v) = new.shift_remove(k) {
+            out.insert(k.clone(), v);
+        }
+    }
+    out.extend(new);
+    Value::Object(out)
+}
+
 fn is_ours(agent: Agent, handler: &Value) -> bool {
-    handler
+    let by_command = handler
         .get(command_key(agent))
         .and_then(Value::as_str)
-        .is_some_and(|c| is_registration(c, agent))
+        .is_some_and(|c| is_registration(c, agent));
+    let by_url = handler.get("type").and_then(Value::as_str) == Some("http")
+        && handler
+            .get("url")
+            .and_then(Value::as_str)
+            .is_some_and(|u| super::agent::is_http_registration(u, agent));
+    by_command || by_url
 }
 
 /// Takes hookrun's handlers out of one event's list; groups left empty by
@@ -177,19 +243,8 @@ pub(crate) fn install(mut root: Value, agent: Agent, regs: &[Handler]) -> Result
             .or_insert_with(|| Value::Array(Vec::new()))
             .as_array_mut()
             .ok_or_else(|| format!("`hooks.{}` is not a list", reg.event))?;
-        let (tkey, tval) = timeout(agent, reg.timeout_secs);
         if let Some(handler) = first_ours(agent, list) {
-            let mut updated = handler.clone();
-            updated[command_key(agent)] = json!(reg.command);
-            updated[tkey] = tval;
-            if let Some(obj) = updated.as_object_mut() {
-                for key in FAIL_CLOSED_KEYS {
-                    obj.shift_remove(*key);
-                }
-                if let Some((key, value)) = &reg.fail_closed {
-                    obj.insert((*key).into(), value.clone());
-                }
-            }
+            let updated = rewritten(agent, handler, new_handler(agent, reg));
             // Drop every copy, then put the updated one back where the
             // first was.
             *handler = json!({"hookrun-placeholder": true});
@@ -259,7 +314,7 @@ mod tests {
     fn reg(event: &str, secs: u64, command: &str) -> Handler {
         Handler {
             event: event.into(),
-            command: command.into(),
+            run: Run::Command(command.into()),
             timeout_secs: secs,
             fail_closed: None,
         }
@@ -350,5 +405,38 @@ mod tests {
             open["hooks"]["PreToolUse"][0]["hooks"][0],
             json!({"type": "command", "command": allow, "timeout": 15})
         );
+    }
+
+    #[test]
+    fn an_http_registration_replaces_the_command_and_back_keeping_the_users_keys() {
+        let c = "hookrun run --dialect claude";
+        let mut pre = reg("PreToolUse", 15, c);
+        pre.fail_closed = Some(("onFailure", json!("block")));
+        let first = install(json!({}), Agent::Claude, std::slice::from_ref(&pre)).expect("install");
+        let mut edited = first;
+        edited["hooks"]["PreToolUse"][0]["hooks"][0]["statusMessage"] = json!("checking");
+        let mut http = pre.clone();
+        http.run = Run::Http {
+            url: "http://127.0.0.1:8787/hooks/claude".into(),
+            token_env: Some("HOOKRUN_TOKEN".into()),
+        };
+        let served = install(edited, Agent::Claude, std::slice::from_ref(&http)).expect("install");
+        assert_eq!(
+            served["hooks"]["PreToolUse"][0]["hooks"],
+            json!([{"type": "http", "timeout": 15, "onFailure": "block", "statusMessage": "checking",
+                    "url": "http://127.0.0.1:8787/hooks/claude",
+                    "headers": {"Authorization": "Bearer ${HOOKRUN_TOKEN}"},
+                    "allowedEnvVars": ["HOOKRUN_TOKEN"]}])
+        );
+        let again = install(served.clone(), Agent::Claude, &[http]).expect("install");
+        assert_eq!(again, served);
+        let back = install(served, Agent::Claude, &[pre]).expect("install");
+        assert_eq!(
+            back["hooks"]["PreToolUse"][0]["hooks"],
+            json!([{"type": "command", "timeout": 15, "onFailure": "block", "statusMessage": "checking", "command": c}])
+        );
+        let (bare, removed) = uninstall(back, Agent::Claude);
+        assert_eq!(removed, 1);
+        assert!(is_bare(&bare, Agent::Claude));
     }
 }

@@ -22,8 +22,12 @@ pub(crate) struct Registration {
     pub(crate) file: PathBuf,
     /// The agent's own name of the event it is registered on.
     pub(crate) event: String,
-    /// The command as written.
+    /// The command as written; for Claude Code's `http` handler posting
+    /// to a `serve --http` endpoint, the `hookrun forward` command that
+    /// posts the same event there (`http`).
     pub(crate) command: String,
+    /// The handler is an `http` handler, not a command.
+    pub(crate) http: bool,
     /// The handler's own fail-safe key, as written (Claude Code's
     /// `onFailure`, Cursor's `failClosed`); `None` when it has none.
     pub(crate) fail_safe: Option<serde_json::Value>,
@@ -55,7 +59,7 @@ pub(crate) fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> 
             for (event, handlers) in events {
                 let mut commands = Vec::new();
                 registration_commands(handlers, agent, &mut commands);
-                for (command, fail_safe) in commands {
+                for (command, fail_safe, http) in commands {
                     out.push(Registration {
                         agent,
                         scope,
@@ -64,6 +68,7 @@ pub(crate) fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> 
                         config: config_of(&command, project),
                         command,
                         fail_safe,
+                        http,
                     });
                 }
             }
@@ -74,22 +79,30 @@ pub(crate) fn registrations(project: &Path, homes: &Homes) -> Vec<Registration> 
 
 /// The registration commands for `agent` anywhere under `value`
 /// (Claude Code's `command`, Copilot CLI's `bash`), each with its
-/// handler's fail-safe key.
+/// handler's fail-safe key; and each `http` handler posting to a `serve
+/// --http` endpoint for the agent, as the `hookrun forward` command that
+/// posts the same event there (marked `true`).
 fn registration_commands(
     value: &serde_json::Value,
     agent: Agent,
-    out: &mut Vec<(String, Option<serde_json::Value>)>,
+    out: &mut Vec<(String, Option<serde_json::Value>, bool)>,
 ) {
     use serde_json::Value;
     match value {
         Value::Object(map) => {
+            let fail_safe = || {
+                crate::install::fail_safe::key(agent)
+                    .and_then(|k| map.get(k))
+                    .cloned()
+            };
+            if let Some(command) = http_registration(map, agent) {
+                out.push((command, fail_safe(), true));
+                return;
+            }
             for (k, v) in map {
                 match v.as_str() {
                     Some(c) if (k == "command" || k == "bash") && is_registration(c, agent) => {
-                        let fail_safe = crate::install::fail_safe::key(agent)
-                            .and_then(|k| map.get(k))
-                            .cloned();
-                        out.push((c.to_owned(), fail_safe));
+                        out.push((c.to_owned(), fail_safe(), false));
                     }
                     _ => registration_commands(v, agent, out),
                 }
@@ -102,6 +115,61 @@ fn registration_commands(
         }
         _ => {}
     }
+}
+
+/// For an `http` handler posting to a `serve --http` endpoint of the
+/// agent's, the `hookrun forward` command that posts the same event, with
+/// the same token variable (the first of `allowedEnvVars` its
+/// `Authorization` header names).
+fn http_registration(
+    map: &serde_json::Map<String, serde_json::Value>,
+    agent: Agent,
+) -> Option<String> {
+    use serde_json::Value;
+    if map.get("type").and_then(Value::as_str) != Some("http") {
+        return None;
+    }
+    let url = map.get("url").and_then(Value::as_str)?;
+    if !crate::install::agent::is_http_registration(url, agent) {
+        return None;
+    }
+    let authorization = map
+        .get("headers")
+        .and_then(|h| h.get("Authorization"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let token_env = map
+        .get("allowedEnvVars")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|v| {
+            authorization.contains(&format!("${{{v}}}")) || authorization.contains(&format!("${v}"))
+        });
+    Some(crate::install::command(
+        "hookrun",
+        agent,
+        &crate::install::Invocation {
+            server: Some(crate::install::Server { url, token_env }),
+            ..crate::install::Invocation::default()
+        },
+    ))
+}
+
+/// The server a registration hands its events to (`hookrun forward --url
+/// URL`, or an `http` handler read as one): its URL and token variable.
+pub(crate) fn server_of(command: &str) -> Option<(String, Option<String>)> {
+    let (_, rest) = command.split_once(" forward --url ")?;
+    let url = match rest.strip_prefix('\'') {
+        Some(quoted) => quoted.split('\'').next()?.to_owned(),
+        None => rest.split(' ').next()?.to_owned(),
+    };
+    let token_env = rest
+        .split_once(" --token-env ")
+        .and_then(|(_, v)| v.split(' ').next())
+        .map(str::to_owned);
+    Some((url, token_env))
 }
 
 /// The scope `install` would be given to rewrite the registration in `file`.
@@ -307,6 +375,17 @@ pub(crate) fn install_command(r: &Registration, project: &Path) -> String {
         Scope::User => {}
         Scope::Project => c.push_str(" --scope project"),
         Scope::Local => c.push_str(" --scope local"),
+    }
+    if let Some((url, token_env)) = server_of(&r.command) {
+        let base = url
+            .split_once("/hooks/")
+            .map_or(url.as_str(), |(base, _)| base);
+        c.push_str(" --url ");
+        c.push_str(&hookrun_sh::word::word(base));
+        if let Some(var) = token_env {
+            c.push_str(" --token-env ");
+            c.push_str(&var);
+        }
     }
     if let Some(config) = &r.config {
         let shown = config.strip_prefix(project).unwrap_or(config);

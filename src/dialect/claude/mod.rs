@@ -246,7 +246,10 @@ pub(crate) const SETUP: super::setup::Setup = super::setup::Setup {
         basis: "`scripts/live` and the conformance suite",
     },
     events: super::setup::Events::Model,
-    file: super::setup::HooksFile::GROUPED,
+    file: super::setup::HooksFile {
+        http: true,
+        ..super::setup::HooksFile::GROUPED
+    },
     places: PLACES,
     fail_closed,
     // Claude Code exports `CLAUDE_PROJECT_DIR` (the directory it was

@@ -71,9 +71,20 @@ fn doctor_command(s: &Setup, args: &[&str], path: Option<&str>) -> Command {
 }
 
 /// `hookrun doctor ARGS --format json`, as [`doctor_command`] runs it.
-fn doctor(s: &Setup, args: &[&str], path: Option<&str>) -> (Out, Value) {
+pub(super) fn doctor(s: &Setup, args: &[&str], path: Option<&str>) -> (Out, Value) {
+    doctor_with(s, args, path, &[])
+}
+
+/// [`doctor`] with these variables set.
+pub(super) fn doctor_with(
+    s: &Setup,
+    args: &[&str],
+    path: Option<&str>,
+    env: &[(&str, &str)],
+) -> (Out, Value) {
     let mut cmd = doctor_command(s, args, path);
     cmd.args(["--format", "json"]);
+    cmd.envs(env.iter().copied());
     let out = finish(cmd.spawn().expect("spawn"), Instant::now());
     let v: Value =
         serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("doctor's JSON: {e}: {out:?}"));
@@ -87,7 +98,7 @@ fn doctor_text(s: &Setup, args: &[&str]) -> Out {
 }
 
 /// Every problem code of every registration.
-fn codes(v: &Value) -> Vec<String> {
+pub(super) fn codes(v: &Value) -> Vec<String> {
     v["registrations"]
         .as_array()
         .expect("registrations")
@@ -164,7 +175,7 @@ fn trust_codex(s: &Setup, command: &str, extra: &str) {
 }
 
 /// The messages of every problem with `code`.
-fn messages(v: &Value, code: &str) -> Vec<String> {
+pub(super) fn messages(v: &Value, code: &str) -> Vec<String> {
     v["registrations"]
         .as_array()
         .expect("registrations")

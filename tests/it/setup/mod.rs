@@ -13,6 +13,7 @@ mod once;
 mod placeholder;
 mod plugin;
 mod registrations;
+mod server;
 mod truth;
 
 use std::path::{Path, PathBuf};

@@ -129,7 +129,7 @@ pub(super) async fn serve(
     }
     let token = match &args.token_file {
         Some(path) => Some(
-            crate::commands::forward::read_token(path)
+            crate::server_client::read_token(path)
                 .map_err(Error::Usage)?
                 .into_bytes(),
         ),
