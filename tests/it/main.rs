@@ -44,6 +44,7 @@ mod run_snapshots;
 mod serve;
 mod serve_http;
 mod serve_http_limits;
+mod serve_http_parity;
 mod serve_strict;
 mod setup;
 mod signals;
