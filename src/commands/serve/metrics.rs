@@ -8,8 +8,9 @@
 //! - `hookrun_event_duration_seconds` and `hookrun_hook_duration_seconds`,
 //!   histograms of an event's whole evaluation and of each hook it ran;
 //! - `hookrun_errors_total{kind}`: events not evaluated (hookrun's own
-//!   error, by `error::ErrorKind`) and requests refused (`unauthorized`,
-//!   `no_dialect`);
+//!   error, by `error::ErrorKind`; `overloaded`, `stopped`, `time_bound`
+//!   where the server answered with its own block) and requests refused
+//!   (`unauthorized`, `no_dialect`, `too_large`, `slow_client`);
 //! - `hookrun_events_in_flight`.
 
 use std::sync::atomic::AtomicI64;
