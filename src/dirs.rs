@@ -20,21 +20,28 @@ pub(crate) fn dir_of(path: &std::path::Path) -> PathBuf {
 pub struct Homes {
     pub home: Option<PathBuf>,
     /// Every variable of the environment set to a non-empty value.
-    vars: std::collections::BTreeMap<String, PathBuf>,
+    vars: std::sync::Arc<std::collections::BTreeMap<String, PathBuf>>,
 }
 
 impl Homes {
-    /// From the environment.
+    /// From the environment, as it was when this was first asked: hookrun
+    /// never changes its own environment, and an event asks for it several
+    /// times (discovery, the agents' own files, protect-paths' list), so it
+    /// is read once per process.
     #[must_use]
     pub fn from_env() -> Homes {
-        let vars: std::collections::BTreeMap<String, PathBuf> = std::env::vars_os()
-            .filter(|(_, v)| !v.is_empty())
-            .filter_map(|(k, v)| Some((k.into_string().ok()?, PathBuf::from(v))))
-            .collect();
-        Homes {
-            home: vars.get("HOME").cloned(),
-            vars,
-        }
+        static READ: std::sync::OnceLock<Homes> = std::sync::OnceLock::new();
+        READ.get_or_init(|| {
+            let vars: std::collections::BTreeMap<String, PathBuf> = std::env::vars_os()
+                .filter(|(_, v)| !v.is_empty())
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, PathBuf::from(v))))
+                .collect();
+            Homes {
+                home: vars.get("HOME").cloned(),
+                vars: std::sync::Arc::new(vars),
+            }
+        })
+        .clone()
     }
 
     /// An agent's own directory: the one `var` names, else `under_home`
@@ -56,7 +63,7 @@ impl Homes {
     #[cfg(test)]
     #[must_use]
     pub(crate) fn with_var(mut self, var: &str, dir: &Path) -> Homes {
-        self.vars.insert(var.to_owned(), dir.to_owned());
+        std::sync::Arc::make_mut(&mut self.vars).insert(var.to_owned(), dir.to_owned());
         self
     }
 }
