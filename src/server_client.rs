@@ -5,6 +5,12 @@
 
 use std::time::Duration;
 
+/// The header `hookrun forward` sends: the answer is printed as a command
+/// hook's output, so the server answers what `run` prints, byte for byte.
+/// Without it the body is what the caller's `http` handler reads
+/// (`Protocol::http_body`: for Claude Code, always JSON).
+pub(crate) const AS_COMMAND_HEADER: &str = "hookrun-command";
+
 /// A server's endpoint for a dialect: `url` itself when it names one
 /// (`…/hooks/NAME`), else `URL/hooks/{dialect}`.
 pub(crate) fn hooks_endpoint(url: &str, dialect: &str) -> String {

@@ -18,7 +18,10 @@ class Bounded:
     timed_out: bool
 
 
-def run_bounded(argv: list, cwd: str, env: dict, timeout: float, run_dir: str) -> Bounded:
+def run_bounded(
+    argv: list, cwd: str, env: dict, timeout: float, run_dir: str,
+    spare: Callable[[], set] | None = None,
+) -> Bounded:
     """Run an agent in a session of its own, bounded by ``timeout``, and
     leave nothing behind.
 
@@ -28,6 +31,9 @@ def run_bounded(argv: list, cwd: str, env: dict, timeout: float, run_dir: str) -
     have been reused yet), and then every process whose cwd is under
     ``run_dir``: hooks run in process groups (and sometimes sessions) of their
     own, so a background child or an async hook escapes the first sweep.
+    ``spare`` gives the processes the second sweep leaves alone: a ``hookrun
+    serve`` the run talked to and its hooks, which the harness stops itself
+    (serve_http.py).
     """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(
@@ -44,7 +50,8 @@ def run_bounded(argv: list, cwd: str, env: dict, timeout: float, run_dir: str) -
         _kill_where(lambda pid: _session_of(pid) == proc.pid)
         exit_code = proc.wait()
         real = os.path.realpath(run_dir)
-        _kill_where(lambda pid: _under(_cwd_of(pid), real))
+        kept = spare() if spare else set()
+        _kill_where(lambda pid: pid not in kept and _under(_cwd_of(pid), real))
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()

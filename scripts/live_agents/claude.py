@@ -4,7 +4,12 @@ against a mock of the Anthropic Messages API.
 Mode A puts the scenario's hooks block into the settings file given with
 ``--settings``; mode B registers ``hookrun run --config hooks.json`` (the same
 block, unchanged) as the only hook of every event the scenario uses; B-toml
-does the same with the TOML ``hookrun convert`` makes of hooks.json.
+does the same with the TOML ``hookrun convert`` makes of hooks.json. B-http
+starts ``hookrun serve --http`` on hooks.json (serve_http.py) and registers
+Claude Code's own ``http`` handler, posting to it, on every event the scenario
+uses (``register_http``); Claude Code runs no http hook on SessionStart and
+Setup, which keep B's command, so a scenario with hooks on those events only
+is not run in B-http.
 
 The mock answers by conversation content, not by arrival order: what the
 assistant already said in a request's ``messages`` picks the scenario's next
@@ -26,8 +31,10 @@ What is compared:
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import subprocess
 import time
 
 from . import (
@@ -39,6 +46,7 @@ from . import (
     common,
     http_config,
     model_hooks,
+    serve_http,
 )
 from .claude_scenarios import DONE, Script
 from .common import MockServer, RunResult, Scenario
@@ -76,11 +84,32 @@ BROKEN_CONFIG = broken_config.Agent(
 )
 
 
+# Events Claude Code runs no http hook on (it skips them): `install --url`
+# registers `hookrun forward` there.
+NO_HTTP_EVENTS = ("SessionStart", "Setup")
+# The variable holding the bearer token of the B-http server, in Claude
+# Code's environment (its http handler's `allowedEnvVars`).
+TOKEN_ENV = "HOOKRUN_TOKEN"
+# The registration timeout of hookrun's one hook in B modes (seconds): the
+# scenario's own timeouts are enforced by hookrun from the config.
+HOOKRUN_TIMEOUT = 600
+
+
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the plugin, install and broken-config checks."""
-    return (claude_scenarios.scenarios() + model_hooks.scenarios() + claude_plugin.scenarios()
-            + claude_install.scenarios() + broken_config.scenarios(BROKEN_CONFIG)
-            + http_config.scenarios(BROKEN_CONFIG))
+    """The A/B scenarios (in B-http too, but those it cannot compare), then
+    the plugin, install and broken-config checks."""
+    ab = serve_http.with_mode(
+        claude_scenarios.scenarios() + model_hooks.scenarios(), serve_http.HTTP, _http_exclusion)
+    return (ab + claude_plugin.scenarios() + claude_install.scenarios()
+            + broken_config.scenarios(BROKEN_CONFIG) + http_config.scenarios(BROKEN_CONFIG))
+
+
+def _http_exclusion(sc: Scenario) -> str | None:
+    """Why ``sc`` cannot be compared in B-http, or None."""
+    if all(event in NO_HTTP_EVENTS for event in sc.hooks):
+        return ("its hooks are on SessionStart / Setup only, where Claude Code runs no http hook:"
+                " B-http would run a command hook there, as B does")
+    return None
 
 
 def install(ctx) -> str | None:
@@ -126,13 +155,19 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         problem = claude_plugin.prepare(ctx, sc, run_dir, env, binary(ctx), settings_path)
     elif mode == claude_install.MODE:
         problem = claude_install.prepare(ctx, sc, run_dir, env, settings_path)
+    elif mode == serve_http.HTTP:
+        problem = None  # once the mock listens: the server's hooks reach it too
     else:
         problem = _write_settings(ctx, sc, mode, run_dir, settings_path)
     if problem:
         return RunResult(-1, None, [], {}, error=problem)
 
-    with MockServer(_mock_handler(script, project)) as server:
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(MockServer(_mock_handler(script, project)))
         env["ANTHROPIC_BASE_URL"] = f"http://127.0.0.1:{server.port}"
+        hook_server = None
+        if mode == serve_http.HTTP:
+            hook_server = stack.enter_context(_http_server(ctx, sc, run_dir, env, settings_path))
         argv = [
             binary(ctx), "-p", sc.prompt, "--settings", settings_path,
             "--output-format", "stream-json", "--verbose", "--include-hook-events",
@@ -143,13 +178,18 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         else:
             argv += ["--permission-mode", script.permission_mode]
         started = time.monotonic()
-        done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir)
+        done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir,
+                                   spare=hook_server.pids if hook_server else None)
         exit_code, stdout, stderr, timed_out = done.exit_code, done.stdout, done.stderr, done.timed_out
         seconds = time.monotonic() - started
         recorded = list(server.requests)
 
     lines = _parse_stream(stdout)
     log = _log(mode, exit_code, seconds, stderr, lines, recorded)
+    if hook_server:
+        log += "\n--- hookrun serve\n" + hook_server.log
+        if hook_server.problems:
+            return RunResult(exit_code, None, [], {}, log=log, error="\n".join(hook_server.problems))
     if timed_out:
         return RunResult(exit_code, None, [], {}, log=log,
                          error=f"claude did not finish within {sc.timeout:.0f}s")
@@ -176,9 +216,7 @@ def _write_settings(ctx, sc: Scenario, mode: str, run_dir: str, path: str) -> st
             for event in sc.hooks
         }
     else:
-        config = os.path.join(run_dir, "hooks.json")
-        with open(config, "w") as f:
-            json.dump({"hooks": sc.hooks}, f, indent=2)
+        config = _hooks_file(sc, run_dir)
         if mode == "B-toml":
             toml = os.path.join(run_dir, "hooks.toml")
             problem = common.convert_to_toml(ctx, config, toml)
@@ -187,12 +225,53 @@ def _write_settings(ctx, sc: Scenario, mode: str, run_dir: str, path: str) -> st
             config = toml
         command = common.hookrun_command(ctx, config)
         hooks = {
-            event: [{"hooks": [{"type": "command", "command": command, "timeout": 600}]}]
+            event: [{"hooks": [{"type": "command", "command": command, "timeout": HOOKRUN_TIMEOUT}]}]
             for event in sc.hooks
         }
     with open(path, "w") as f:
         json.dump({"hooks": hooks}, f, indent=2)
     return None
+
+
+def _hooks_file(sc: Scenario, run_dir: str) -> str:
+    """The scenario's hooks block as a settings file of its own, the config
+    of the B modes; returns its path."""
+    config = os.path.join(run_dir, "hooks.json")
+    with open(config, "w") as f:
+        json.dump({"hooks": sc.hooks}, f, indent=2)
+    return config
+
+
+@contextlib.contextmanager
+def _http_server(ctx, sc: Scenario, run_dir: str, env: dict, settings_path: str):
+    """B-http: ``hookrun serve --http`` on B's config, with the environment
+    and working directory B's hook has (Claude Code adds
+    ``CLAUDE_PROJECT_DIR``), registered by ``register_http``; Claude Code
+    gets the token in ``TOKEN_ENV``. Yields the running server."""
+    config = _hooks_file(sc, run_dir)
+    project = os.path.join(run_dir, "project")
+    server_env = {**env, "CLAUDE_PROJECT_DIR": project}
+    with serve_http.Server(ctx.hookrun, ["--config", config], server_env, project, run_dir) as hook_server:
+        env[TOKEN_ENV] = hook_server.token
+        register_http(ctx, env, project, config, hook_server.url, settings_path)
+        yield hook_server
+
+
+def register_http(ctx, env: dict, project: str, config: str, url: str, settings_path: str) -> None:
+    """The one place B-http registers hookrun: ``hookrun install --agent
+    claude --url URL --token-env TOKEN_ENV --config CONFIG`` run as a user
+    runs it (the run's HOME, in the project), its user settings file then
+    moved to ``settings_path``, the file the run gives Claude Code. What
+    install writes is what Claude Code runs: an ``http`` handler per event,
+    ``hookrun forward`` on SessionStart and Setup."""
+    done = subprocess.run(
+        [ctx.hookrun, "install", "--agent", "claude", "--scope", "user", "--config", config,
+         "--url", url, "--token-env", TOKEN_ENV],
+        cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        raise RuntimeError(f"hookrun install --url failed ({done.returncode}): {done.stderr}")
+    written = os.path.join(env["HOME"], ".claude", "settings.json")
+    os.replace(written, settings_path)
 
 
 def _log(mode, exit_code, seconds, stderr, lines, recorded) -> str:

@@ -6,6 +6,9 @@ scenario's hooks there; mode B puts there one hookrun registration per event
 the scenario uses, reading the very same Claude-shaped file from
 ``run_dir/hooks.json`` (``--dialect codex``: hookrun recognises Codex only when
 told); B-toml reads the TOML ``hookrun convert`` makes of that file.
+B-forward starts ``hookrun serve --http`` on B's config (serve_http.py) and
+registers, where B registers ``hookrun run``, ``hookrun forward --url URL
+--dialect codex --token-file F``, which posts each event to that server.
 
 What is compared (see ``RunResult``):
 
@@ -25,10 +28,12 @@ What is compared (see ``RunResult``):
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 
-from . import bounded, broken_config, codex_session, codex_trust, common, http_config
+from . import bounded, broken_config, codex_session, codex_trust, common, http_config, serve_http
 from .codex_scenarios import SCENARIOS
 from .codex_session import CODEX_BIN, Script
 from .common import RunResult, Scenario
@@ -72,8 +77,10 @@ AGENT_CHECKS = broken_config.Agent(
 
 
 def scenarios() -> list[Scenario]:
-    """The A/B scenarios, then the hook-trust, broken-config and http checks."""
-    return (SCENARIOS + codex_trust.scenarios() + broken_config.scenarios(AGENT_CHECKS)
+    """The A/B scenarios (in B-forward too), then the hook-trust,
+    broken-config and http checks."""
+    ab = serve_http.with_mode(SCENARIOS, serve_http.FORWARD, lambda sc: None)
+    return (ab + codex_trust.scenarios() + broken_config.scenarios(AGENT_CHECKS)
             + http_config.scenarios(AGENT_CHECKS))
 
 
@@ -86,38 +93,48 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
     os.makedirs(codex_home)
     common.write_files(project, sc.files)
 
-    if sc.agent_config:
-        # Before the hooks: `convert` (B-toml) reads the servers it names.
-        _append_agent_config(codex_home, sc)
-    problem = _write_hooks(ctx, sc, mode, run_dir, codex_home)
-    if problem:
-        return RunResult(-1, None, [], {}, error=problem)
-
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.path.join(run_dir, "home"),
+        "CODEX_HOME": codex_home,
+        "MOCK_API_KEY": "mock-key",
+        "LANG": "C.UTF-8",
+        # Codex runs hooks (and exec_command) with `$SHELL -lc`: the usual shell.
+        "SHELL": "/bin/bash",
+        "NO_COLOR": "1",
+    }
     last_path = os.path.join(run_dir, "last.txt")
-    with common.MockServer(codex_session.responder(sc.script)) as server:
+    with contextlib.ExitStack() as stack:
+        if sc.agent_config:
+            # Before the hooks: `convert` (B-toml) and the server (B-forward)
+            # read the servers it names.
+            _append_agent_config(codex_home, sc)
+        hook_server = None
+        if mode == serve_http.FORWARD:
+            hook_server = stack.enter_context(_forward_server(ctx, sc, run_dir, env, project))
+        problem = _write_hooks(ctx, sc, mode, run_dir, codex_home, hook_server)
+        if problem:
+            return RunResult(-1, None, [], {}, error=problem)
+
+        server = stack.enter_context(common.MockServer(codex_session.responder(sc.script)))
         codex_session.write_config(codex_home, server.port)
         if sc.agent_config:
             _append_agent_config(codex_home, sc)
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": os.path.join(run_dir, "home"),
-            "CODEX_HOME": codex_home,
-            "MOCK_API_KEY": "mock-key",
-            "LANG": "C.UTF-8",
-            # Codex runs hooks (and exec_command) with `$SHELL -lc`: the usual shell.
-            "SHELL": "/bin/bash",
-            "NO_COLOR": "1",
-        }
         argv = [
             os.path.join(ctx.agents_dir, CODEX_BIN), "exec", "--skip-git-repo-check",
             "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
             "--json", "-o", last_path, sc.prompt,
         ]
-        done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir)
+        done = bounded.run_bounded(argv, project, env, sc.timeout, run_dir,
+                                   spare=hook_server.pids if hook_server else None)
         exit_code, stdout, stderr, timed_out = done.exit_code, done.stdout, done.stderr, done.timed_out
         bodies = [r["body"] for r in server.requests if r["path"].endswith("/responses")]
 
     log = f"$ {' '.join(argv)}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
+    if hook_server:
+        log += "\n--- hookrun serve\n" + hook_server.log
+        if hook_server.problems:
+            return RunResult(exit_code, None, [], {}, log=log, error="\n".join(hook_server.problems))
     if timed_out:
         return RunResult(-1, None, [], {}, log=log, error=f"codex did not finish in {sc.timeout} s")
     try:
@@ -136,14 +153,20 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
 # Configuration
 
 
-def _write_hooks(ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str) -> str | None:
-    """The active ``$CODEX_HOME/hooks.json`` for ``mode``; returns an error text or None."""
+def _write_hooks(
+    ctx, sc: Scenario, mode: str, run_dir: str, codex_home: str,
+    hook_server: serve_http.Server | None = None,
+) -> str | None:
+    """The active ``$CODEX_HOME/hooks.json`` for ``mode`` (B-forward: posting
+    to ``hook_server``); returns an error text or None."""
     own = {"hooks": sc.hooks}
     if mode in ("A", "A2"):
         active = own
     else:
         if mode == common.OWN_CONFIG:
             command = common.own_config_command(ctx, sc, run_dir, "--dialect", "codex")
+        elif hook_server is not None:
+            command = forward_command(ctx, hook_server.url, hook_server.token_file)
         else:
             command, problem = _hookrun_for(ctx, sc, mode, run_dir)
             if problem:
@@ -166,11 +189,36 @@ def _append_agent_config(codex_home: str, sc: Scenario) -> None:
         f.write("\n" + sc.agent_config.replace("{mcp_server}", MCP_SERVER))
 
 
+def forward_command(ctx, url: str, token_file: str) -> str:
+    """B-forward's one hook: ``hookrun forward`` posting to ``url``."""
+    return " ".join(shlex.quote(a) for a in (
+        ctx.hookrun, "forward", "--url", url, "--dialect", "codex", "--token-file", token_file))
+
+
+# The config arguments B's `hookrun run` and B-forward's server take.
+CONFIG_ARGS = ("--dialect", "codex", "--config-format", "codex")
+
+
+@contextlib.contextmanager
+def _forward_server(ctx, sc: Scenario, run_dir: str, env: dict, project: str):
+    """B-forward: ``hookrun serve --http`` on B's config, with the
+    environment and working directory B's hook has."""
+    config = _hooks_file(sc, run_dir)
+    with serve_http.Server(ctx.hookrun, ["--config", config, *CONFIG_ARGS], env, project, run_dir) as server:
+        yield server
+
+
+def _hooks_file(sc: Scenario, run_dir: str) -> str:
+    """The scenario's hooks block as a file of its own, B's config; its path."""
+    config = os.path.join(run_dir, "hooks.json")
+    _write_json(config, {"hooks": sc.hooks})
+    return config
+
+
 def _hookrun_for(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[str, str | None]:
     """The hookrun command of a B mode, reading the scenario's hooks file
     (B) or its conversion (B-toml), and a conversion failure's text."""
-    config = os.path.join(run_dir, "hooks.json")
-    _write_json(config, {"hooks": sc.hooks})
+    config = _hooks_file(sc, run_dir)
     if mode == "B-toml":
         toml_path = os.path.join(run_dir, "hooks.toml")
         problem = common.convert_to_toml(
@@ -180,7 +228,7 @@ def _hookrun_for(ctx, sc: Scenario, mode: str, run_dir: str) -> tuple[str, str |
         if problem:
             return "", problem
         config = toml_path
-    return common.hookrun_command(ctx, config, "--dialect", "codex", "--config-format", "codex"), None
+    return common.hookrun_command(ctx, config, *CONFIG_ARGS), None
 
 
 def _write_json(path: str, value) -> None:

@@ -9,11 +9,19 @@ A scenario is run in several *modes*:
   unchanged) as the agent's only hook, registered for every event the
   scenario uses;
 - ``B-toml`` — the same with the TOML that ``hookrun convert`` makes of it;
+- ``B-http`` — Claude Code only: ``hookrun serve --http`` reading B's config,
+  and Claude Code's own ``http`` hook posting every event of the scenario to
+  it (but SessionStart and Setup, where Claude Code runs no http hook: B's
+  command there);
+- ``B-forward`` — Codex only: ``hookrun serve --http`` reading B's config,
+  and ``hookrun forward`` as the agent's only hook, posting to it;
 - ``own-config`` — check scenarios only: hookrun reading the scenario's own
   TOML (``OwnConfig``), e.g. one it cannot read.
 
 Each agent module (claude, codex, gemini, qwen, pydantic) exposes ``AGENT``,
-``install(ctx)``, ``scenarios()`` and ``run(ctx, scenario, mode, workdir)``.
+``install(ctx)``, ``scenarios()`` and ``run(ctx, scenario, mode, workdir)``;
+an agent with a server mode adds it to its A/B scenarios' ``modes``
+(serve_http.py).
 """
 from __future__ import annotations
 
@@ -32,6 +40,9 @@ from typing import Any, Callable
 from . import versions
 
 MODES = ("A", "A2", "B", "B-toml")
+# The modes compared with A, and every mode (the default of `--modes`).
+COMPARED = ("B", "B-toml", "B-http", "B-forward")
+ALL_MODES = ("A", "A2", *COMPARED)
 
 
 @dataclasses.dataclass
@@ -59,6 +70,12 @@ class Scenario:
     modes: tuple = MODES
     # Which modes a `known` / `deliberate` mark applies to (None: every B mode).
     marked_modes: tuple | None = None
+    # Marks of one mode only, over ``known`` / ``deliberate``: mode ->
+    # ``("known", text)`` or ``("deliberate", text)``.
+    mode_marks: dict = dataclasses.field(default_factory=dict)
+    # Modes the scenario is not run in although its agent has them: mode ->
+    # why it cannot be compared there.
+    excluded: dict = dataclasses.field(default_factory=dict)
     timeout: float = 120.0
     # A check instead of an A/B comparison, for what has no A counterpart
     # (hookrun loaded as a Claude Code plugin): run once in each of its own
@@ -71,6 +88,29 @@ class Scenario:
     # ``config.toml``, e.g. the ``[mcp_servers]`` an mcp_tool hook names);
     # ``{mcp_server}`` is the live MCP server's path.
     agent_config: str = ""
+
+    def mark_for(self, mode: str) -> tuple[str, str] | None:
+        """The mark that applies to ``mode``'s difference from A:
+        ``("known" | "deliberate", text)``, or None."""
+        if mode in self.mode_marks:
+            return self.mode_marks[mode]
+        if self.marked_modes is not None and mode not in self.marked_modes:
+            return None
+        if self.known:
+            return ("known", self.known)
+        if self.deliberate:
+            return ("deliberate", self.deliberate)
+        return None
+
+    def marks(self) -> list[str]:
+        """Every mark, for ``--list`` and the report."""
+        out = []
+        if self.known or self.deliberate:
+            prefix = ", ".join(self.marked_modes) + ": " if self.marked_modes else ""
+            out.append(prefix + (self.known or f"deliberate: {self.deliberate}"))
+        for mode, (kind, text) in self.mode_marks.items():
+            out.append(f"{mode}: " + (text if kind == "known" else f"deliberate: {text}"))
+        return out
 
 
 @dataclasses.dataclass

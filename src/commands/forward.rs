@@ -87,7 +87,8 @@ fn post(args: &ForwardArgs, raw: &[u8]) -> Result<(ExitStatus, String), String> 
     };
     let mut call = crate::server_client::client(args.timeout)
         .post(&endpoint(args))
-        .header("Content-Type", "application/json");
+        .header("Content-Type", "application/json")
+        .header(crate::server_client::AS_COMMAND_HEADER, "1");
     if let Some(token) = &token {
         call = call.header("Authorization", &format!("Bearer {token}"));
     }

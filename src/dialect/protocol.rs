@@ -121,6 +121,14 @@ pub(crate) trait Protocol: Sync {
     /// Renders the merged decision in this agent's shape.
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered;
 
+    /// `stdout`, what a command hook would print for `event`, as the body
+    /// of an answer to this agent's `http` handler (`serve --http`): the
+    /// same, unless the agent reads an http answer otherwise than a
+    /// command's output.
+    fn http_body(&self, _event: &str, stdout: String) -> String {
+        stdout
+    }
+
     /// hookrun's own block (`message`, its error) for an event it could not
     /// read (not JSON, not an object, too large) when `--dialect` names the
     /// caller but nothing names the event: a shape this agent reads as a

@@ -11,7 +11,8 @@ use crate::serve_http::{header, request, run_with, start};
 use crate::support::HookTest;
 
 /// `event` through `run` and through a server started with the same
-/// arguments: both (exit code, stdout).
+/// arguments, asked as `hookrun forward` asks (`Hookrun-Command`): both
+/// (exit code, stdout).
 fn both(t: &HookTest, args: &[&str], event: &str) -> ((u16, String), (u16, String)) {
     let mut run_args = vec!["run"];
     run_args.extend_from_slice(args);
@@ -90,4 +91,38 @@ fn a_table_of_guard_events_is_answered_alike() {
     }
     // The table holds both outcomes, so agreement means something.
     assert!(denied >= 4 && denied < events.len(), "{denied}");
+}
+
+/// Claude Code's `http` handler reads JSON only: where `run` prints plain
+/// text for Claude Code to read as context, the server answers the same
+/// context as `additionalContext`; everything else is `run`'s stdout.
+#[test]
+fn claudes_http_handler_gets_plain_context_as_json() {
+    let t = HookTest::new()
+        .toml("[[hooks]]\nevent = \"UserPromptSubmit\"\ncommand = \"echo remember the tests\"\n");
+    let event =
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": t.path().display().to_string(),
+                       "hook_event_name": "UserPromptSubmit", "prompt": "hi"})
+        .to_string();
+    let (code, by_run) = run_with(&t, &["run", "--config", "config-1.toml"], &event);
+    assert_eq!((code, by_run.trim()), (0, "remember the tests"));
+    let server = start(&t, &["--config", "config-1.toml"]);
+    let (status, headers, body) =
+        request(server.port, "POST", "/hooks/claude", &[], event.as_bytes());
+    assert_eq!(
+        (status, header(&headers, "hookrun-exit-code")),
+        (200, Some("0"))
+    );
+    let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(
+        v["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit",
+        "{body}"
+    );
+    assert_eq!(
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .map(str::trim),
+        Some("remember the tests"),
+        "{body}"
+    );
 }

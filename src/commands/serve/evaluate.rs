@@ -42,6 +42,8 @@ pub(super) async fn on_thread<H: Send + 'static>(
 pub(super) struct Evaluated {
     /// The model's name of the event.
     pub event: String,
+    /// The caller's dialect, as the event was read.
+    pub dialect: crate::dialect::Dialect,
     /// `Decision::outcome`: allow, deny, ask, defer, block, none.
     pub decision: &'static str,
     /// How long each hook that ran took.
@@ -89,6 +91,7 @@ fn one_found(
     rendered.stderr.splice(0..0, lints);
     let evaluated = eval.map(|e| Evaluated {
         event: event.name.clone(),
+        dialect: event.dialect,
         decision: e.decision.outcome(),
         hooks: e.runs.iter().map(|r| r.duration).collect(),
     });

@@ -221,6 +221,32 @@ impl super::protocol::Protocol for Claude {
     fn render(&self, event: &Event, family: Family, d: &Decision, notices: &[String]) -> Rendered {
         render(&event.name, family, d, notices)
     }
+
+    fn http_body(&self, event: &str, stdout: String) -> String {
+        http_body(event, stdout)
+    }
+}
+
+/// What a command hook prints, as Claude Code's `http` handler must read
+/// it: JSON, always (a body that is not JSON fails the hook, and blocks
+/// under `onFailure: "block"`). The plain text `render` prints where
+/// Claude Code reads a command's plain stdout as context (SessionStart,
+/// UserPromptSubmit) becomes that event's `additionalContext`; PreCompact's
+/// compaction instructions have no field in an http answer and are dropped
+/// (`{}`), as docs/serve.md says.
+#[must_use]
+pub(crate) fn http_body(event: &str, stdout: String) -> String {
+    if stdout.is_empty() || serde_json::from_str::<Value>(&stdout).is_ok_and(|v| v.is_object()) {
+        return stdout;
+    }
+    let mut out = Map::new();
+    if matches!(event, "SessionStart" | "UserPromptSubmit") {
+        let mut hso = Map::new();
+        hso.insert("hookEventName".into(), event.into());
+        hso.insert("additionalContext".into(), stdout.into());
+        out.insert("hookSpecificOutput".into(), Value::Object(hso));
+    }
+    Value::Object(out).to_string()
 }
 
 #[cfg(test)]

@@ -275,7 +275,8 @@ async fn hook(
     if query.event.is_some() {
         run.event = query.event;
     }
-    let answer = evaluated(&shared, &label, config, run, found_none, &body).await;
+    let as_command = headers.contains_key(crate::server_client::AS_COMMAND_HEADER);
+    let answer = evaluated(&shared, &label, config, run, found_none, &body, as_command).await;
     // What `run` would say on stderr is the operator's to read.
     for line in &answer.stderr {
         crate::output::stderr_line(line);
@@ -306,9 +307,10 @@ fn no_dialect(given: &str) -> String {
     )
 }
 
-/// The answer to an accepted event: its evaluation once a place is free,
-/// or hookrun's own answer where it was not evaluated (no place in the
-/// queue, the server stopped its hooks, past the time bound).
+/// The answer to an accepted event: its evaluation once a place is free
+/// (as the caller's `http` handler reads it, unless `as_command`), or
+/// hookrun's own answer where it was not evaluated (no place in the queue,
+/// the server stopped its hooks, past the time bound).
 async fn evaluated(
     shared: &Shared,
     label: &str,
@@ -316,6 +318,7 @@ async fn evaluated(
     run: RunArgs,
     found_none: bool,
     body: &[u8],
+    as_command: bool,
 ) -> Rendered {
     let closed = crate::session::own_errors_block(&run, config.any_closed);
     let unserved = |kind: &str, why: String| {
@@ -342,9 +345,15 @@ async fn evaluated(
     let took = started.elapsed();
     drop(in_flight);
     match outcome {
-        Ok(Ok((evaluated, answer))) => {
+        Ok(Ok((evaluated, mut answer))) => {
             match &evaluated {
-                Some(e) => shared.metrics.evaluated(label, e, took),
+                Some(e) => {
+                    shared.metrics.evaluated(label, e, took);
+                    if !as_command {
+                        answer.stdout = crate::dialect::protocol(e.dialect)
+                            .http_body(&e.event, std::mem::take(&mut answer.stdout));
+                    }
+                }
                 None => shared.metrics.error("not_evaluated"),
             }
             answer
