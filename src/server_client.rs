@@ -6,9 +6,11 @@
 use std::time::Duration;
 
 /// The header `hookrun forward` sends: the answer is printed as a command
-/// hook's output, so the server answers what `run` prints, byte for byte.
-/// Without it the body is what the caller's `http` handler reads
-/// (`Protocol::http_body`: for Claude Code, always JSON).
+/// hook's output, so the server answers `{"exit_code", "stdout",
+/// "stderr"}`, what `run` would exit with and print on each stream, byte for
+/// byte (as `serve --stdio` answers). Without it the body is what the
+/// caller's `http` handler reads (`Protocol::http_body`: for Claude Code,
+/// always JSON).
 pub(crate) const AS_COMMAND_HEADER: &str = "hookrun-command";
 
 /// A server's endpoint for a dialect: `url` itself when it names one

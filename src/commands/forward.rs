@@ -30,9 +30,9 @@ pub(crate) fn execute(args: &ForwardArgs) -> Result<ExitStatus, Error> {
     let limits = crate::config::Limits::default();
     let raw = crate::event::read_stdin(limits.max_event_bytes, args.stdin_timeout)?;
     match post(args, &raw) {
-        Ok((code, body)) => {
-            output::print(&body);
-            Ok(code)
+        Ok(answer) => {
+            output::emit(&answer);
+            Ok(answer.exit_code)
         }
         Err(why) => {
             let e =
@@ -79,7 +79,7 @@ fn url_encoded(text: &str) -> String {
 
 /// The server's answer: its exit code and body; `Err` says why there is
 /// none.
-fn post(args: &ForwardArgs, raw: &[u8]) -> Result<(ExitStatus, String), String> {
+fn post(args: &ForwardArgs, raw: &[u8]) -> Result<crate::rendered::Rendered, String> {
     let token = match (&args.token_file, &args.token_env) {
         (Some(path), _) => Some(crate::server_client::read_token(path)?),
         (None, Some(var)) => Some(crate::server_client::token_from_env(var)?),
@@ -114,7 +114,27 @@ fn post(args: &ForwardArgs, raw: &[u8]) -> Result<(ExitStatus, String), String> 
         .limit(MAX_ANSWER_BYTES)
         .read_to_string()
         .map_err(|e| format!("reading the answer failed: {e}"))?;
-    Ok((code, body))
+    answer_of(code, &body)
+}
+
+/// The server's answer to a command hook: `{"exit_code", "stdout",
+/// "stderr"}` (`server_client::AS_COMMAND_HEADER`), its exit code the
+/// header's.
+fn answer_of(code: ExitStatus, body: &str) -> Result<crate::rendered::Rendered, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(body).map_err(|e| format!("the answer is not hookrun's JSON: {e}"))?;
+    let text = |key: &str| {
+        v.get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| format!("the answer has no `{key}`: it is not a hookrun server"))
+    };
+    let stderr = text("stderr")?;
+    Ok(crate::rendered::Rendered {
+        stdout: text("stdout")?,
+        stderr: stderr.lines().map(str::to_owned).collect(),
+        exit_code: code,
+    })
 }
 
 fn seconds(d: Duration) -> String {

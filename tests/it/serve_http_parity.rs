@@ -11,20 +11,28 @@ use crate::serve_http::{header, request, run_with, start};
 use crate::support::HookTest;
 
 /// `event` through `run` and through a server started with the same
-/// arguments, asked as `hookrun forward` asks (`Hookrun-Command`): both
-/// (exit code, stdout).
+/// arguments, asked as `hookrun forward` asks (`Hookrun-Command`, answered
+/// with `run`'s exit code, stdout and stderr): both (exit code, stdout).
 fn both(t: &HookTest, args: &[&str], event: &str) -> ((u16, String), (u16, String)) {
     let mut run_args = vec!["run"];
     run_args.extend_from_slice(args);
     let by_run = run_with(t, &run_args, event);
     let server = start(t, args);
-    let (status, headers, body) =
-        request(server.port, "POST", "/hooks/auto", &[], event.as_bytes());
+    let (status, headers, body) = request(
+        server.port,
+        "POST",
+        "/hooks/auto",
+        &[("Hookrun-Command", "1")],
+        event.as_bytes(),
+    );
     assert_eq!(status, 200, "{event}: {body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).expect("the answer is JSON");
     let code = header(&headers, "hookrun-exit-code")
         .and_then(|c| c.parse().ok())
         .unwrap_or(999);
-    (by_run, (code, body))
+    assert_eq!(answer["exit_code"], code, "{body}");
+    let stdout = answer["stdout"].as_str().unwrap_or("").to_owned();
+    (by_run, (code, stdout))
 }
 
 #[test]

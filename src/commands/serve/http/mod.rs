@@ -281,7 +281,20 @@ async fn hook(
     for line in &answer.stderr {
         crate::output::stderr_line(line);
     }
-    let mut response = answer.stdout.into_response();
+    // A command hook (`hookrun forward`) prints `run`'s stdout and stderr
+    // and exits with its code: an agent reads a block's reason from stderr
+    // (exit 2), so all three travel, as `serve --stdio` sends them.
+    let body = if as_command {
+        serde_json::json!({
+            "exit_code": answer.exit_code,
+            "stdout": answer.stdout,
+            "stderr": answer.stderr.join("\n"),
+        })
+        .to_string()
+    } else {
+        answer.stdout
+    };
+    let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(
         EXIT_CODE_HEADER,
