@@ -172,6 +172,11 @@ DELIBERATE_CONTEXTS = "several additionalContexts reach the model as one message
 # line (exit 1/3; UserPromptSubmit timeout), a `hook_no_verdict` warning
 # (PreToolUse: exit 127, invalid JSON, wrong event, timeout) or a `stop hook
 # problem` notification (Stop).
+# An http hook's answer must be JSON, so a command's plain-stdout context
+# travels as additionalContext, which Claude Code labels otherwise
+# (docs/serve.md).
+PLAIN_CONTEXT_OVER_HTTP = ("plain stdout context reaches the model as `hook additional context`, not"
+                           " `hook success`: an http answer is JSON (additionalContext)")
 FAILURE_NOTICE = "a failed hook is reported in systemMessage (`<Event> says:`), hookrun never exits 1"
 # PostToolUse and Stop block feedback reaches the model as `… hook blocking
 # error from command: "<command>": …`, and <command> is the registered one:
@@ -421,7 +426,8 @@ def _user_prompt_submit() -> list[Scenario]:
         return Scenario(name=f"prompt-{name}", hooks=hooks, script=ONE_BASH, **kw)
 
     return [
-        s("plain-stdout", on("UserPromptSubmit", cmd("echo prompt context from stdout"))),
+        s("plain-stdout", on("UserPromptSubmit", cmd("echo prompt context from stdout")),
+          mode_marks={"B-http": ("deliberate", PLAIN_CONTEXT_OVER_HTTP)}),
         s("additional-context",
           on("UserPromptSubmit",
              cmd(say(specific("UserPromptSubmit", additionalContext="prompt ctx"))))),
