@@ -1,4 +1,6 @@
-//! hookrun's side of a `serve --http` server, for `forward` and `doctor`:
+//! What both sides of a `serve --http` server share, and the client side
+//! for `forward` and `doctor`: the headers and the answer a command hook
+//! gets (written by the server, read by `forward`), a server's base URL and
 //! the endpoint of a dialect, the HTTP client, and the bearer token from a
 //! file or a variable (`serve --http --token-file` reads its own the same
 //! way).
@@ -13,14 +15,65 @@ use std::time::Duration;
 /// always JSON).
 pub(crate) const AS_COMMAND_HEADER: &str = "hookrun-command";
 
+/// The header of every answer: the exit code `run` would have used.
+pub(crate) const EXIT_CODE_HEADER: &str = "hookrun-exit-code";
+
+/// What `run` exits with and prints on each stream, as one JSON object:
+/// the answer to a command hook's request (`AS_COMMAND_HEADER`), and each
+/// line of `serve --stdio` (which adds `seq`).
+#[must_use]
+pub(crate) fn command_answer(
+    answer: &crate::rendered::Rendered,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    out.insert("exit_code".into(), answer.exit_code.into());
+    out.insert("stdout".into(), answer.stdout.clone().into());
+    out.insert("stderr".into(), answer.stderr.join("\n").into());
+    out
+}
+
+/// [`command_answer`] read back: the server's answer to a command hook,
+/// its exit code the header's (`code`).
+///
+/// # Errors
+/// The body is not such an object: not a hookrun server.
+pub(crate) fn read_command_answer(
+    code: u8,
+    body: &str,
+) -> Result<crate::rendered::Rendered, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(body).map_err(|e| format!("the answer is not hookrun's JSON: {e}"))?;
+    let text = |key: &str| {
+        v.get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| format!("the answer has no `{key}`: it is not a hookrun server"))
+    };
+    let stderr = text("stderr")?;
+    Ok(crate::rendered::Rendered {
+        stdout: text("stdout")?,
+        stderr: stderr.lines().map(str::to_owned).collect(),
+        exit_code: code,
+    })
+}
+
+/// A server's base URL: `url` without its `/hooks/NAME` endpoint, if it
+/// names one.
+#[must_use]
+pub(crate) fn base_url(url: &str) -> &str {
+    url.split_once("/hooks/")
+        .map_or(url, |(base, _)| base)
+        .trim_end_matches('/')
+}
+
 /// A server's endpoint for a dialect: `url` itself when it names one
 /// (`…/hooks/NAME`), else `URL/hooks/{dialect}`.
 pub(crate) fn hooks_endpoint(url: &str, dialect: &str) -> String {
-    let base = url.trim_end_matches('/');
-    if base.contains("/hooks/") {
-        base.to_owned()
+    let url = url.trim_end_matches('/');
+    if url.contains("/hooks/") {
+        url.to_owned()
     } else {
-        format!("{base}/hooks/{dialect}")
+        format!("{url}/hooks/{dialect}")
     }
 }
 

@@ -16,9 +16,6 @@ use crate::cli::ForwardArgs;
 use crate::error::{Error, ExitStatus};
 use crate::output;
 
-/// The header that carries the exit code `run` would have used.
-const EXIT_CODE_HEADER: &str = "hookrun-exit-code";
-
 /// The largest answer read back: `run`'s cap on a hook's output.
 const MAX_ANSWER_BYTES: u64 = 1024 * 1024;
 
@@ -102,7 +99,7 @@ fn post(args: &ForwardArgs, raw: &[u8]) -> Result<crate::rendered::Rendered, Str
     }
     let code = response
         .headers()
-        .get(EXIT_CODE_HEADER)
+        .get(crate::server_client::EXIT_CODE_HEADER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<ExitStatus>().ok())
         .ok_or_else(|| {
@@ -114,27 +111,7 @@ fn post(args: &ForwardArgs, raw: &[u8]) -> Result<crate::rendered::Rendered, Str
         .limit(MAX_ANSWER_BYTES)
         .read_to_string()
         .map_err(|e| format!("reading the answer failed: {e}"))?;
-    answer_of(code, &body)
-}
-
-/// The server's answer to a command hook: `{"exit_code", "stdout",
-/// "stderr"}` (`server_client::AS_COMMAND_HEADER`), its exit code the
-/// header's.
-fn answer_of(code: ExitStatus, body: &str) -> Result<crate::rendered::Rendered, String> {
-    let v: serde_json::Value =
-        serde_json::from_str(body).map_err(|e| format!("the answer is not hookrun's JSON: {e}"))?;
-    let text = |key: &str| {
-        v.get(key)
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
-            .ok_or_else(|| format!("the answer has no `{key}`: it is not a hookrun server"))
-    };
-    let stderr = text("stderr")?;
-    Ok(crate::rendered::Rendered {
-        stdout: text("stdout")?,
-        stderr: stderr.lines().map(str::to_owned).collect(),
-        exit_code: code,
-    })
+    crate::server_client::read_command_answer(code, &body)
 }
 
 fn seconds(d: Duration) -> String {

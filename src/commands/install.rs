@@ -209,12 +209,12 @@ fn shown_command(handlers: &[shape::Handler]) -> String {
         let rest = tail.find(' ').map_or("", |i| &tail[i..]);
         format!("{head} --event EVENT{rest}")
     } else {
-        let all: Vec<String> = handlers.iter().map(shown).fold(Vec::new(), |mut v, s| {
-            if !v.contains(&s) {
-                v.push(s);
+        let mut all: Vec<String> = Vec::new();
+        for s in handlers.iter().map(shown) {
+            if !all.contains(&s) {
+                all.push(s);
             }
-            v
-        });
+        }
         all.join("` and `")
     }
 }

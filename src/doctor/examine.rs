@@ -126,7 +126,7 @@ pub(crate) fn examine(
         reinstall: installed::install_command(first, project),
     };
     let mut problems = judge::wiring(&facts);
-    if let Some((url, token_env)) = installed::server_of(&first.command)
+    if let Some((url, token_env)) = crate::install::agent::server_of(&first.command)
         && let Err(why) = super::server::ready(&url, token_env.as_deref())
     {
         problems.push(Problem::new(

@@ -12,10 +12,7 @@ const READY_LIMIT: Duration = Duration::from_secs(5);
 /// `Ok` when the server at `url` (a base URL or a `…/hooks/NAME` endpoint)
 /// answers `/readyz` with `200`; else why not.
 pub(crate) fn ready(url: &str, token_env: Option<&str>) -> Result<(), String> {
-    let base = url
-        .split_once("/hooks/")
-        .map_or(url, |(base, _)| base)
-        .trim_end_matches('/');
+    let base = crate::server_client::base_url(url);
     let agent = crate::server_client::client(READY_LIMIT);
     let get = |path: &str, token: Option<&str>| {
         let mut call = agent.get(&format!("{base}{path}"));

@@ -131,6 +131,22 @@ pub(crate) fn is_registration(command: &str, agent: Agent) -> bool {
     tail.is_empty() || tail.starts_with(" --config ")
 }
 
+/// The server a registration hands its events to (`hookrun forward --url
+/// URL`, as `command` writes it, or an `http` handler read as one): its URL
+/// and token variable.
+pub(crate) fn server_of(command: &str) -> Option<(String, Option<String>)> {
+    let (_, rest) = command.split_once(" forward --url ")?;
+    let url = match rest.strip_prefix('\'') {
+        Some(quoted) => quoted.split('\'').next()?.to_owned(),
+        None => rest.split(' ').next()?.to_owned(),
+    };
+    let token_env = rest
+        .split_once(" --token-env ")
+        .and_then(|(_, v)| v.split(' ').next())
+        .map(str::to_owned);
+    Some((url, token_env))
+}
+
 /// `tail` after a leading ` NAME VALUE` whose value `ok` accepts; else
 /// `tail` as it was.
 fn take_flag<'a>(tail: &'a str, name: &str, ok: impl Fn(&str) -> bool) -> &'a str {

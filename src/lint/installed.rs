@@ -157,21 +157,6 @@ fn http_registration(
     ))
 }
 
-/// The server a registration hands its events to (`hookrun forward --url
-/// URL`, or an `http` handler read as one): its URL and token variable.
-pub(crate) fn server_of(command: &str) -> Option<(String, Option<String>)> {
-    let (_, rest) = command.split_once(" forward --url ")?;
-    let url = match rest.strip_prefix('\'') {
-        Some(quoted) => quoted.split('\'').next()?.to_owned(),
-        None => rest.split(' ').next()?.to_owned(),
-    };
-    let token_env = rest
-        .split_once(" --token-env ")
-        .and_then(|(_, v)| v.split(' ').next())
-        .map(str::to_owned);
-    Some((url, token_env))
-}
-
 /// The scope `install` would be given to rewrite the registration in `file`.
 fn scope_of(agent: Agent, file: &Path, project: &Path, homes: &Homes) -> Scope {
     let is = |scope| {
@@ -376,12 +361,11 @@ pub(crate) fn install_command(r: &Registration, project: &Path) -> String {
         Scope::Project => c.push_str(" --scope project"),
         Scope::Local => c.push_str(" --scope local"),
     }
-    if let Some((url, token_env)) = server_of(&r.command) {
-        let base = url
-            .split_once("/hooks/")
-            .map_or(url.as_str(), |(base, _)| base);
+    if let Some((url, token_env)) = crate::install::agent::server_of(&r.command) {
         c.push_str(" --url ");
-        c.push_str(&hookrun_sh::word::word(base));
+        c.push_str(&hookrun_sh::word::word(crate::server_client::base_url(
+            &url,
+        )));
         if let Some(var) = token_env {
             c.push_str(" --token-env ");
             c.push_str(&var);

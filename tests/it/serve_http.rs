@@ -125,21 +125,26 @@ pub(crate) fn run_with(t: &HookTest, args: &[&str], event: &str) -> (u16, String
 }
 
 /// `command` with `event` on stdin: (exit code, stdout).
-pub(crate) fn output_of(mut command: Command, event: &str) -> (u16, String) {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn run");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(event.as_bytes()).expect("write event");
-    drop(stdin);
-    let out = child.wait_with_output().expect("run");
+pub(crate) fn output_of(command: Command, event: &str) -> (u16, String) {
+    let out = finished(command, event);
     (
         u16::try_from(out.status.code().unwrap_or(-1)).unwrap_or(999),
         String::from_utf8_lossy(&out.stdout).into_owned(),
     )
+}
+
+/// `command` run to its end with `event` on stdin, both outputs read.
+fn finished(mut command: Command, event: &str) -> std::process::Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn hookrun");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(event.as_bytes()).expect("write event");
+    drop(stdin);
+    child.wait_with_output().expect("wait")
 }
 
 pub(crate) fn events(t: &HookTest) -> Vec<(&'static str, String)> {
@@ -417,5 +422,43 @@ fn metrics_count_events_by_dialect_event_and_decision() {
         "hookrun_events_in_flight 0",
     ] {
         assert!(body.contains(line), "{line} not in:\n{body}");
+    }
+}
+
+/// hookrun with these arguments and `event` on stdin: (exit code, stdout,
+/// stderr).
+fn streams_of(t: &HookTest, args: &[&str], event: &str) -> (Option<i32>, String, String) {
+    let mut command = hookrun(t);
+    command.args(args);
+    let out = finished(command, event);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An agent that reads a block's reason from stderr at exit 2 (Codex)
+/// gets it through `forward` as through `run`: every stream travels.
+#[test]
+fn forward_prints_runs_stderr_too() {
+    let t = HookTest::new().toml(GUARD);
+    let server = start(&t, &["--config", "config-1.toml"]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    for (dialect, event) in events(&t) {
+        let mut args = vec!["forward", "--url", url.as_str()];
+        let mut run_args = vec!["run", "--config", "config-1.toml"];
+        if dialect != "auto" {
+            args.extend(["--dialect", dialect]);
+            run_args.extend(["--dialect", dialect]);
+        }
+        let by_run = streams_of(&t, &run_args, &event);
+        assert_eq!(streams_of(&t, &args, &event), by_run, "{dialect} {event}");
+        if by_run.0 == Some(2) {
+            assert!(
+                !by_run.2.is_empty(),
+                "{dialect}: a block says why on stderr"
+            );
+        }
     }
 }

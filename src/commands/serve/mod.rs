@@ -23,7 +23,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::cli::ServeArgs;
@@ -121,8 +120,10 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
             Err(e @ Error::Interrupted { .. }) => return Err(e),
             Err(e) => output::error_answer(&e),
         };
-        let reply = json!({"seq": seq, "exit_code": answer.exit_code, "stdout": answer.stdout, "stderr": answer.stderr.join("\n")});
-        output::print(&format!("{reply}\n"));
+        let mut reply = serde_json::Map::new();
+        reply.insert("seq".into(), seq.into());
+        reply.extend(crate::server_client::command_answer(&answer));
+        output::print(&format!("{}\n", serde_json::Value::Object(reply)));
     }
 }
 

@@ -71,8 +71,10 @@ pub(super) async fn serve(
             i = termination.recv() => break i,
             slot = Arc::clone(&open).acquire_owned() => slot,
         };
+        // The semaphore is never closed; were it, no connection could be
+        // served again, and the server waits to be stopped.
         let Ok(slot) = slot else {
-            continue;
+            break termination.recv().await;
         };
         let stream = tokio::select! {
             biased;

@@ -53,9 +53,6 @@ use super::reload;
 mod connections;
 mod tls;
 
-/// The header that carries the exit code `run` would have used.
-const EXIT_CODE_HEADER: &str = "hookrun-exit-code";
-
 /// What an event's evaluation may take beyond the sum of its config's hook
 /// timeouts before it is answered with hookrun's own block: room for
 /// killing an overrunning hook (`exec::KILL_GRACE`) and for hookrun's own
@@ -285,19 +282,14 @@ async fn hook(
     // and exits with its code: an agent reads a block's reason from stderr
     // (exit 2), so all three travel, as `serve --stdio` sends them.
     let body = if as_command {
-        serde_json::json!({
-            "exit_code": answer.exit_code,
-            "stdout": answer.stdout,
-            "stderr": answer.stderr.join("\n"),
-        })
-        .to_string()
+        serde_json::Value::Object(crate::server_client::command_answer(&answer)).to_string()
     } else {
         answer.stdout
     };
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(
-        EXIT_CODE_HEADER,
+        crate::server_client::EXIT_CODE_HEADER,
         HeaderValue::from(u16::from(answer.exit_code)),
     );
     headers.insert(
