@@ -48,6 +48,7 @@ fn pipeline(c: &mut Criterion) {
                 stderr: hookrun::internals::exec::Captured::default(),
                 leaked: false,
                 duration: std::time::Duration::from_millis(1),
+                started: std::time::Instant::now(),
                 pid: None,
                 in_process: false,
             };

@@ -73,6 +73,7 @@ pub(crate) mod server_client;
 pub(crate) mod session;
 pub(crate) mod suggest;
 pub(crate) mod suite;
+pub(crate) mod telemetry;
 pub(crate) mod wording;
 
 /// What the benches, fuzz targets and integration tests drive directly.

@@ -42,6 +42,7 @@ fuzz_target!(|data: &[u8]| {
         },
         leaked: selector & 2 != 0,
         duration: Duration::from_millis(1),
+        started: std::time::Instant::now(),
         pid: None,
         in_process: false,
     };

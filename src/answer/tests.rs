@@ -17,6 +17,7 @@ fn run(code: i32, stdout: &str, stderr: &str) -> HookRun {
         },
         leaked: false,
         duration: Duration::from_millis(5),
+        started: std::time::Instant::now(),
         pid: None,
         in_process: false,
     }

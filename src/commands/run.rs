@@ -70,9 +70,14 @@ fn run_event(
     depth: u32,
     started: std::time::Instant,
 ) -> Result<ExitStatus, Error> {
-    let (eval, rendered) = session::handle(config, event, args, depth, started)?;
+    let telemetry = crate::telemetry::settings_here(config);
+    let observe = telemetry
+        .as_ref()
+        .map(|s| session::Observe { audit: s.logs });
+    let handled = session::handle(config, event, args, depth, started, observe)?;
+    let rendered = handled.rendered;
     output::emit(&rendered);
-    if let (Some(path), Some(eval)) = (args.report.as_deref(), eval) {
+    if let (Some(path), Some(eval)) = (args.report.as_deref(), &handled.eval) {
         if let Err(source) = output::write_report(path, &eval.report(config, event)) {
             // The decision is already out; a lost report is reported, not fatal.
             output::diagnostic(
@@ -83,6 +88,12 @@ fn run_event(
                 .to_string(),
             );
         }
+    }
+    // After the answer is out: the export can delay `run`'s exit by at
+    // most its `export_timeout`, and never its decision.
+    if let (Some(settings), Some(mut observed)) = (telemetry, handled.observed) {
+        observed.parent = crate::telemetry::parent_from_env();
+        crate::telemetry::once(settings, observed);
     }
     Ok(rendered.exit_code)
 }

@@ -32,6 +32,8 @@ pub(super) struct Layer {
     pub(super) http_env_vars: Option<Vec<String>>,
     /// MCP servers the file declares.
     pub(super) mcp_servers: Vec<super::model::McpServer>,
+    /// `[telemetry]`, when the file has the table.
+    pub(super) telemetry: Option<super::telemetry_table::TelemetryTable>,
     /// Claude Code settings: which project `.mcp.json` servers it connects.
     pub(super) mcp_approval: Option<super::claude::mcp::Approval>,
 }

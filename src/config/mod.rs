@@ -19,6 +19,7 @@ pub(crate) mod own_files;
 pub(crate) mod placeholder;
 mod provider;
 mod readers;
+mod telemetry_table;
 pub(crate) use crate::diagnostic::{Code, Diagnostic, Severity};
 mod toml_file;
 mod toml_raw;
@@ -42,6 +43,7 @@ pub(crate) use model::{Hook, Limits, Order, Origin, Unreadable, fill_header_vars
 pub(crate) use model::{McpServer, McpTransport, Provider};
 use own_files::{OwnFiles, Sources};
 pub(crate) use readers::{Foreign, ForeignAction, ForeignFiles, ForeignHook, ShapeRules, Skipped};
+pub(crate) use telemetry_table::{OtlpProtocol, TelemetryTable};
 /// Loads and layers config files in order, as Claude Code does: hook lists
 /// appended, `disableAllHooks` takes the last value set, dedup happens per
 /// event (docs/configuration.md).
@@ -125,6 +127,12 @@ pub fn load_found(files: &[Found], options: LoadOptions) -> Result<Config, Error
         }
         if let Some(a) = layer.audit_log {
             config.audit_log = Some(a);
+        }
+        if let Some(t) = layer.telemetry {
+            config
+                .telemetry
+                .get_or_insert_with(Default::default)
+                .layer(t);
         }
         if let Some(k) = layer.audit_key_file {
             config.audit_key_file = Some(k);

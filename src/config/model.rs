@@ -75,6 +75,22 @@ pub enum Action {
 }
 
 impl Action {
+    /// The handler type, as configs name it (`command`, `builtin`,
+    /// `http`, `prompt`, `agent`, `mcp_tool`; `unsupported` for one
+    /// hookrun does not run).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::Command { .. } => "command",
+            Action::Http { .. } => "http",
+            Action::Prompt { .. } => "prompt",
+            Action::Agent { .. } => "agent",
+            Action::McpTool { .. } => "mcp_tool",
+            Action::Unsupported { .. } => "unsupported",
+            Action::Builtin(_) => "builtin",
+        }
+    }
+
     /// What Claude Code adds to an `onFailure: "block"` reason of this kind
     /// (the model reads it): for an MCP tool, that nobody in the session
     /// should work around the server.
@@ -358,6 +374,8 @@ pub struct Config {
     /// `[defaults] audit_key_file` of the last file that sets it: audit
     /// lines are then sealed with HMAC-SHA256 under its key.
     pub audit_key_file: Option<PathBuf>,
+    /// `[telemetry]` as the trusted layers set it, key by key.
+    pub(crate) telemetry: Option<super::telemetry_table::TelemetryTable>,
     /// hookrun's own files (config, trust list, audit files, agent
     /// settings), which `protect-paths` keeps the tool from writing.
     pub own_files: super::own_files::OwnFiles,

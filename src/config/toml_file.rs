@@ -387,6 +387,13 @@ pub(super) fn load_all(path: &Path, text: &str, options: LoadOptions) -> (Layer,
         closed_default: raw.defaults.fail_mode == Some(FailMode::Closed),
         ..Layer::default()
     };
+    if let Some(t) = raw.telemetry {
+        let span = t.span();
+        match super::telemetry_table::TelemetryTable::of_raw(t.into_inner(), path) {
+            Ok(table) => layer.telemetry = Some(table),
+            Err((key, why)) => errors.push(err_at(Code::WrongShape, Some(span), Some(key), why)),
+        }
+    }
     for (name, server) in &raw.mcp_servers {
         match mcp_server_of(name, server.get_ref(), path) {
             Ok(s) => layer.mcp_servers.push(s),

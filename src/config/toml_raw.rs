@@ -35,6 +35,9 @@ pub(super) struct RawFile {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, RawMcpServer>")]
     pub(super) mcp_servers: BTreeMap<String, Spanned<RawMcpServer>>,
+    /// OpenTelemetry export of every event (docs/telemetry.md).
+    #[schemars(with = "Option<super::telemetry_table::RawTelemetry>")]
+    pub(super) telemetry: Option<Spanned<super::telemetry_table::RawTelemetry>>,
 }
 
 /// `[mcp_servers.NAME]`: a stdio server (`command`, `args`, `env`) or a

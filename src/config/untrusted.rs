@@ -16,8 +16,10 @@
 //! Its file-wide settings, which would change the user's hooks, are dropped
 //! with a notice: `disable_all_hooks`, `[limits]` (a tiny `max_event_bytes`
 //! fails every event), `audit_log` / `audit_key_file` (the user's audit
-//! trail), `order`, and `[mcp_servers]` (each a program hookrun would
-//! start; its `mcp_tool` hooks may call the servers the user declares). `[defaults] fail_mode` applies to the file's own
+//! trail), `order`, `[telemetry]` (it would send every event, tool inputs
+//! and reasons, to an address of the file's choosing), and `[mcp_servers]`
+//! (each a program hookrun would start; its `mcp_tool` hooks may call the
+//! servers the user declares). `[defaults] fail_mode` applies to the file's own
 //! hooks only, so it needs no rule; a closed default only adds strictness
 //! and is kept.
 //!
@@ -87,6 +89,10 @@ pub(super) fn restrict(layer: &mut Layer, path: &Path) {
     }
     if layer.order.take().is_some() | !std::mem::take(&mut layer.order_by_event).is_empty() {
         ignored.push("`order`");
+    }
+    if layer.telemetry.take().is_some() {
+        // It would send every event somewhere.
+        ignored.push("`[telemetry]`");
     }
     if !std::mem::take(&mut layer.mcp_servers).is_empty() {
         // A server is a program hookrun would start for the file.

@@ -41,6 +41,7 @@ pub(crate) fn finished(status: RunStatus, stdout: &str, stderr: &str) -> HookRun
         },
         leaked: false,
         duration: std::time::Duration::from_millis(5),
+        started: std::time::Instant::now(),
         pid: None,
         in_process: false,
     }

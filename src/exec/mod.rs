@@ -70,6 +70,8 @@ pub struct HookRun {
     /// group was killed after the leak grace.
     pub leaked: bool,
     pub duration: Duration,
+    /// When it started (its span's start, `crate::telemetry`).
+    pub started: std::time::Instant,
     pub pid: Option<u32>,
     /// A built-in evaluated in-process: no process, so `status` is only the
     /// exit status its answer is read with, not one that happened.
@@ -84,6 +86,7 @@ impl HookRun {
             stderr: Captured::default(),
             leaked: false,
             duration: started.elapsed(),
+            started: started.into_std(),
             pid: None,
             in_process: false,
         }
@@ -234,6 +237,7 @@ pub(crate) async fn run_one(
         stderr: err,
         leaked,
         duration: started.elapsed(),
+        started: started.into_std(),
         pid,
         in_process: false,
     }

@@ -424,6 +424,13 @@ pub(crate) fn is_ancestor(pid: u32) -> Option<bool> {
     imp::is_ancestor(pid)
 }
 
+/// This machine's host name (telemetry's `host.name`); `None` where it
+/// cannot be read.
+#[must_use]
+pub(crate) fn host_name() -> Option<String> {
+    imp::host_name()
+}
+
 /// The pid of the process that started this one (its parent); `None` where
 /// the platform has no such notion. `install` uses it to trust a note from
 /// npm's launcher only in the process that launcher started itself.

@@ -353,6 +353,13 @@ pub(super) fn same_file(a: &Metadata, b: &Metadata) -> bool {
 }
 
 /// `getppid`, which cannot fail.
+pub(super) fn host_name() -> Option<String> {
+    nix::unistd::gethostname()
+        .ok()
+        .and_then(|h| h.into_string().ok())
+        .filter(|h| !h.is_empty())
+}
+
 pub(super) fn parent_pid() -> Option<u32> {
     Some(std::os::unix::process::parent_id())
 }

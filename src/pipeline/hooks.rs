@@ -147,6 +147,7 @@ pub(super) fn run_builtin(
         stderr: exec::Captured::default(),
         leaked: false,
         duration: started.elapsed(),
+        started,
         pid: None,
         in_process: true,
     };
@@ -166,6 +167,7 @@ pub(super) fn placeholder_run() -> HookRun {
         stderr: exec::Captured::default(),
         leaked: false,
         duration: Duration::ZERO,
+        started: std::time::Instant::now(),
         pid: None,
         in_process: false,
     }

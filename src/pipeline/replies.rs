@@ -73,6 +73,9 @@ fn answer_of(
         stderr: exec::Captured::default(),
         leaked: false,
         duration: took,
+        started: std::time::Instant::now()
+            .checked_sub(took)
+            .unwrap_or_else(std::time::Instant::now),
         pid: None,
         in_process: false,
     };

@@ -86,7 +86,7 @@ fn hook_entry(r: &Value) -> Value {
 /// refusal, an interruption, hookrun's own failure): the error, the event
 /// name when known and, for a signal, `"interrupted": "SIGTERM"` (or the
 /// signal's name).
-fn of_unfinished(event: Option<&str>, e: &Error) -> Map<String, Value> {
+pub(super) fn of_unfinished(event: Option<&str>, e: &Error) -> Map<String, Value> {
     let mut m = line(event);
     if let Error::Interrupted { name, .. } = e {
         m.insert("interrupted".into(), (*name).into());

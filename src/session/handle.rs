@@ -14,6 +14,22 @@ use crate::output;
 use crate::pipeline::{self, Evaluation};
 use crate::rendered::Rendered;
 
+/// One handled event: its answer, its evaluation (`None` when hookrun's
+/// own failure answered instead) and, where telemetry asked for it, what
+/// its export carries.
+pub(crate) struct Handled {
+    pub eval: Option<Evaluation>,
+    pub rendered: Rendered,
+    pub observed: Option<crate::telemetry::Observed>,
+}
+
+/// Whether to build the event's telemetry (`Handled::observed`), and its
+/// audit record for the log record.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Observe {
+    pub audit: bool,
+}
+
 /// Evaluates one event and writes its audit line: what `run` and `serve`
 /// share. hookrun's own failure while evaluating (no runtime, no audit
 /// line written) is reported, and blocks unless `--on-error allow`; the
@@ -27,7 +43,8 @@ pub(crate) fn handle(
     args: &RunArgs,
     depth: u32,
     started: std::time::Instant,
-) -> Result<(Option<Evaluation>, Rendered), Error> {
+    observe: Option<Observe>,
+) -> Result<Handled, Error> {
     let blocks = super::block::own_errors_block(args, config.any_closed);
     let config = &*config_for(config, event, args);
     let mut ctx = pipeline::Context::from_env(depth);
@@ -42,14 +59,27 @@ pub(crate) fn handle(
             if !e.blocks() {
                 return Err(e);
             }
-            return Ok((None, own_block(event, &e)));
+            let rendered = own_block(event, &e);
+            let observed = observe
+                .map(|o| super::observed::of_failure(event, &e, &rendered, started, o.audit));
+            return Ok(Handled {
+                eval: None,
+                rendered,
+                observed,
+            });
         }
     };
     let mut own = OwnFailures::default();
     own.unevaluated(config, blocks, &eval);
     own.audit(config, event, &eval, started.elapsed(), blocks);
     let rendered = own.answer(event, &eval);
-    Ok((Some(eval), rendered))
+    let observed = observe
+        .map(|o| super::observed::of_evaluation(config, event, &eval, &rendered, started, o.audit));
+    Ok(Handled {
+        eval: Some(eval),
+        rendered,
+        observed,
+    })
 }
 
 /// The config the event is evaluated with: what its agent does not run

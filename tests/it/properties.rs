@@ -46,6 +46,7 @@ fn answer(hook: Hook) -> Answer {
         stderr: Captured::default(),
         leaked: false,
         duration: std::time::Duration::ZERO,
+        started: std::time::Instant::now(),
         pid: None,
         in_process: false,
     };

@@ -9,6 +9,14 @@ use crate::error::Error;
 use crate::event::Line;
 use crate::rendered::Rendered;
 
+/// Where an event's span and log record go: the server's export, with
+/// the caller's trace context (an HTTP request's `traceparent`).
+#[derive(Debug, Clone)]
+pub(super) struct Tracing {
+    pub export: crate::telemetry::Server,
+    pub parent: Option<(String, Option<String>)>,
+}
+
 /// [`one`] on a blocking thread with the stack the deepest event needs (it
 /// runs its own small runtime), then the ended async hooks collected. A
 /// thread that died is hookrun's own internal error, a block where own
@@ -20,14 +28,14 @@ pub(super) async fn on_thread<H: Send + 'static>(
     depth: u32,
     line: Line,
     found_none: bool,
-    held: H,
+    (held, tracing): (H, Option<Tracing>),
 ) -> Result<(Option<Evaluated>, Rendered), Error> {
     let closed = crate::session::own_errors_block(&args, config.any_closed);
     let outcome = tokio::task::spawn_blocking(move || {
         let _held = held;
         crate::os::on_event_stack(crate::os::BLOCKING_STACK, |stack| {
             crate::event::limit_to_stack(stack);
-            one(&config, &args, depth, line, found_none)
+            one(&config, &args, depth, line, found_none, tracing)
         })
     })
     .await;
@@ -60,8 +68,9 @@ fn one(
     depth: u32,
     line: Line,
     found_none: bool,
+    tracing: Option<Tracing>,
 ) -> Result<(Option<Evaluated>, Rendered), Error> {
-    let (evaluated, mut rendered) = one_found(config, args, depth, line)?;
+    let (evaluated, mut rendered) = one_found(config, args, depth, line, tracing)?;
     if found_none {
         let warning = format!("hookrun: {}", crate::session::no_config_warning());
         rendered.stderr.insert(0, warning);
@@ -74,6 +83,7 @@ fn one_found(
     args: &RunArgs,
     depth: u32,
     line: Line,
+    tracing: Option<Tracing>,
 ) -> Result<(Option<Evaluated>, Rendered), Error> {
     let started = std::time::Instant::now();
     let admitted = crate::session::admit(config, args, depth, || match line {
@@ -84,7 +94,15 @@ fn one_found(
         Ok(e) => e,
         Err(refusal) => return Ok((None, refusal.answer())),
     };
-    let (eval, mut rendered) = crate::session::handle(config, &event, args, depth, started)?;
+    let observe = tracing.as_ref().map(|t| crate::session::Observe {
+        audit: t.export.logs(),
+    });
+    let handled = crate::session::handle(config, &event, args, depth, started, observe)?;
+    if let (Some(tracing), Some(mut observed)) = (tracing, handled.observed) {
+        observed.parent = tracing.parent;
+        tracing.export.record(&observed);
+    }
+    let (eval, mut rendered) = (handled.eval, handled.rendered);
     let lints = crate::session::warnings(config, &event)
         .into_iter()
         .map(|w| format!("hookrun: {w}"));

@@ -12,6 +12,11 @@
 //!   where the server answered with its own block) and requests refused
 //!   (`unauthorized`, `no_dialect`, `too_large`, `slow_client`);
 //! - `hookrun_events_in_flight`.
+//!
+//! With `[telemetry]` (or the OTEL_* variables), every call here is also
+//! made on the OpenTelemetry instruments of the same series
+//! (`telemetry::Server`), so the Collector gets what `/metrics` shows;
+//! `serve --stdio` keeps these metrics for that export alone.
 
 use std::sync::atomic::AtomicI64;
 use std::time::Duration;
@@ -43,6 +48,7 @@ pub(super) struct Metrics {
     hook_seconds: Histogram,
     errors: Family<ErrorLabels, Counter>,
     in_flight: Gauge<i64, AtomicI64>,
+    otel: Option<crate::telemetry::Server>,
 }
 
 /// Histogram buckets from 1 ms to about 65 s, doubling: a built-in guard
@@ -52,7 +58,7 @@ fn buckets() -> impl Iterator<Item = f64> {
 }
 
 impl Metrics {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(otel: Option<crate::telemetry::Server>) -> Self {
         let mut registry = Registry::default();
         let events = Family::<EventLabels, Counter>::default();
         let event_seconds = Histogram::new(buckets());
@@ -91,13 +97,22 @@ impl Metrics {
             hook_seconds,
             errors,
             in_flight,
+            otel,
         }
+    }
+
+    /// The OpenTelemetry export, when telemetry is configured.
+    pub(super) fn export(&self) -> Option<crate::telemetry::Server> {
+        self.otel.clone()
     }
 
     /// An event starts; the guard ends it in the gauge when dropped.
     pub(super) fn started(&self) -> InFlight<'_> {
         self.in_flight.inc();
-        InFlight(&self.in_flight)
+        if let Some(otel) = &self.otel {
+            otel.in_flight(1);
+        }
+        InFlight(self)
     }
 
     /// An evaluated event.
@@ -118,6 +133,15 @@ impl Metrics {
         for hook in &evaluated.hooks {
             self.hook_seconds.observe(hook.as_secs_f64());
         }
+        if let Some(otel) = &self.otel {
+            otel.count_event(
+                dialect,
+                &evaluated.event,
+                evaluated.decision,
+                took,
+                &evaluated.hooks,
+            );
+        }
     }
 
     /// An event not evaluated, or a request refused.
@@ -127,6 +151,9 @@ impl Metrics {
                 kind: kind.to_owned(),
             })
             .inc();
+        if let Some(otel) = &self.otel {
+            otel.error(kind);
+        }
     }
 
     /// The text `GET /metrics` answers.
@@ -139,10 +166,13 @@ impl Metrics {
 }
 
 /// An event in flight, counted until dropped.
-pub(super) struct InFlight<'a>(&'a Gauge<i64, AtomicI64>);
+pub(super) struct InFlight<'a>(&'a Metrics);
 
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
-        self.0.dec();
+        self.0.in_flight.dec();
+        if let Some(otel) = &self.0.otel {
+            otel.in_flight(-1);
+        }
     }
 }

@@ -45,17 +45,42 @@ mod reload;
 pub(crate) fn execute(args: &ServeArgs) -> Result<ExitStatus, Error> {
     let config = crate::session::load_config(&args.run)?;
     let paths = config::paths(&config::discover(&args.run.configs));
+    let telemetry = telemetry(&config);
     let live = reload::Live::new(config, &paths);
     let rt = crate::os::runtime().map_err(Error::Runtime)?;
+    let metrics = metrics::Metrics::new(telemetry.clone());
     let result = match &args.http {
-        Some(addr) => rt.block_on(http::serve(args.clone(), addr.clone(), live)),
-        None => rt.block_on(serve(args.clone(), live)),
+        Some(addr) => rt.block_on(http::serve(args.clone(), addr.clone(), live, metrics)),
+        None => rt.block_on(serve(args.clone(), live, metrics)),
     };
     // tokio reads stdin on a blocking thread that returns only when a line
     // or EOF arrives; waiting for it would keep an interrupted server alive
     // until its stdin closed.
     rt.shutdown_background();
+    if let Some(t) = telemetry {
+        t.shutdown(TELEMETRY_FLUSH);
+    }
     result
+}
+
+/// How long a server that stops waits at most for its last telemetry.
+const TELEMETRY_FLUSH: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The server's export, when telemetry is configured: read once, from the
+/// config the server starts with (a later `[telemetry]` change needs a
+/// restart, docs/telemetry.md). What keeps it off is said on stderr, the
+/// operator's.
+fn telemetry(config: &config::Config) -> Option<crate::telemetry::Server> {
+    let settings =
+        crate::telemetry::resolve(config.telemetry.as_ref(), &|name| std::env::var(name).ok());
+    let started = match settings {
+        Ok(None) => return None,
+        Ok(Some(s)) => crate::telemetry::Server::start(&s),
+        Err(why) => Err(why),
+    };
+    started
+        .map_err(|why| output::diagnostic(&format!("telemetry is off: {why}")))
+        .ok()
 }
 
 /// How often an idle server collects the async hooks that ended.
@@ -68,7 +93,11 @@ fn interrupted(interruption: os::Interruption) -> Error {
     }
 }
 
-async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Error> {
+async fn serve(
+    args: ServeArgs,
+    mut live: reload::Live,
+    metrics: metrics::Metrics,
+) -> Result<ExitStatus, Error> {
     let mut input = tokio::io::BufReader::new(tokio::io::stdin());
     let mut splitter = LineSplitter::new(live.config.limits.max_event_bytes);
     let Ok(mut termination) = os::Termination::watch_all() else {
@@ -113,12 +142,37 @@ async fn serve(args: ServeArgs, mut live: reload::Live) -> Result<ExitStatus, Er
         let config = Arc::clone(&live.config);
         splitter.set_cap(config.limits.max_event_bytes);
         let found_none = live.found_none();
-        let outcome =
-            evaluate::on_thread(config, args.run.clone(), depth, line, found_none, ()).await;
+        let tracing = metrics.export().map(|export| evaluate::Tracing {
+            export,
+            parent: None,
+        });
+        let in_flight = metrics.started();
+        let started = std::time::Instant::now();
+        let outcome = evaluate::on_thread(
+            config,
+            args.run.clone(),
+            depth,
+            line,
+            found_none,
+            ((), tracing),
+        )
+        .await;
+        drop(in_flight);
+        let label = args.run.dialect.map_or("auto", |d| d.as_str());
         let answer = match outcome {
-            Ok((_, r)) => r,
+            Ok((Some(e), r)) => {
+                metrics.evaluated(label, &e, started.elapsed());
+                r
+            }
+            Ok((None, r)) => {
+                metrics.error("not_evaluated");
+                r
+            }
             Err(e @ Error::Interrupted { .. }) => return Err(e),
-            Err(e) => output::error_answer(&e),
+            Err(e) => {
+                metrics.error(&format!("{:?}", e.kind()).to_lowercase());
+                output::error_answer(&e)
+            }
         };
         let mut reply = serde_json::Map::new();
         reply.insert("seq".into(), seq.into());

@@ -118,6 +118,7 @@ pub(super) async fn serve(
     args: ServeArgs,
     addr: String,
     live: reload::Live,
+    counted: super::metrics::Metrics,
 ) -> Result<ExitStatus, Error> {
     // A server that would block every event from its first one is refused
     // before it listens: its operator sees why at start.
@@ -158,7 +159,7 @@ pub(super) async fn serve(
     }
     let shared = Arc::new(Shared {
         live: tokio::sync::Mutex::new(live),
-        metrics: super::metrics::Metrics::new(),
+        metrics: counted,
         run: args.run.clone(),
         token,
         depth: crate::launch::inherited_depth(),
@@ -272,8 +273,14 @@ async fn hook(
     if query.event.is_some() {
         run.event = query.event;
     }
-    let as_command = headers.contains_key(crate::server_client::AS_COMMAND_HEADER);
-    let answer = evaluated(&shared, &label, config, run, found_none, &body, as_command).await;
+    let request = Request {
+        label: &label,
+        body: &body,
+        as_command: headers.contains_key(crate::server_client::AS_COMMAND_HEADER),
+        parent: trace_parent(&headers),
+    };
+    let as_command = request.as_command;
+    let answer = evaluated(&shared, config, run, found_none, request).await;
     // What `run` would say on stderr is the operator's to read.
     for line in &answer.stderr {
         crate::output::stderr_line(line);
@@ -312,19 +319,46 @@ fn no_dialect(given: &str) -> String {
     )
 }
 
+/// One accepted request, as `evaluated` needs it.
+struct Request<'a> {
+    /// The dialect as the path gives it (`auto`), for the metrics.
+    label: &'a str,
+    body: &'a [u8],
+    /// Sent by `hookrun forward` (`Hookrun-Command`): answered as `run`.
+    as_command: bool,
+    /// The caller's W3C trace context, for the event's span.
+    parent: Option<(String, Option<String>)>,
+}
+
+/// The caller's `traceparent` and `tracestate` headers.
+fn trace_parent(headers: &HeaderMap) -> Option<(String, Option<String>)> {
+    let text = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    Some((text("traceparent")?, text("tracestate")))
+}
+
 /// The answer to an accepted event: its evaluation once a place is free
 /// (as the caller's `http` handler reads it, unless `as_command`), or
 /// hookrun's own answer where it was not evaluated (no place in the queue,
 /// the server stopped its hooks, past the time bound).
 async fn evaluated(
     shared: &Shared,
-    label: &str,
     config: Arc<Config>,
     run: RunArgs,
     found_none: bool,
-    body: &[u8],
-    as_command: bool,
+    request: Request<'_>,
 ) -> Rendered {
+    let Request {
+        label,
+        body,
+        as_command,
+        parent,
+    } = request;
     let closed = crate::session::own_errors_block(&run, config.any_closed);
     let unserved = |kind: &str, why: String| {
         shared.metrics.error(kind);
@@ -344,8 +378,18 @@ async fn evaluated(
     let in_flight = shared.metrics.started();
     let started = std::time::Instant::now();
     let line = Line::Complete(body.to_vec());
-    let evaluation =
-        super::evaluate::on_thread(config, run.clone(), shared.depth, line, found_none, place);
+    let tracing = shared
+        .metrics
+        .export()
+        .map(|export| super::evaluate::Tracing { export, parent });
+    let evaluation = super::evaluate::on_thread(
+        config,
+        run.clone(),
+        shared.depth,
+        line,
+        found_none,
+        (place, tracing),
+    );
     let outcome = tokio::time::timeout(bound, evaluation).await;
     let took = started.elapsed();
     drop(in_flight);
