@@ -103,11 +103,15 @@ impl TelemetryTable {
     pub(super) fn of_raw(raw: RawTelemetry, path: &Path) -> Result<Self, (String, String)> {
         let wrong = |key: &str, why: String| (format!("telemetry.{key}"), why);
         if let Some(url) = &raw.otlp_endpoint {
-            if let Err(why) = super::model::check_url(url) {
+            let uri = url.parse::<ureq::http::Uri>().ok();
+            let usable = uri.as_ref().is_some_and(|u| {
+                matches!(u.scheme_str(), Some("http" | "https")) && u.host().is_some()
+            });
+            if !usable {
                 return Err(wrong(
                     "otlp_endpoint",
                     format!(
-                        "{url:?} is not an OTLP endpoint ({why}): give the Collector's address, http://127.0.0.1:4318"
+                        "{url:?} is not an OTLP endpoint: give the Collector's http:// or https:// address (http://127.0.0.1:4318)"
                     ),
                 ));
             }

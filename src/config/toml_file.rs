@@ -299,6 +299,30 @@ fn mcp_server_of(
     })
 }
 
+/// Where a key of a table is written (the first line from the table's
+/// header to the next header that starts with its last name), else the
+/// table.
+fn key_span(text: &str, table: std::ops::Range<usize>, key: &str) -> std::ops::Range<usize> {
+    let name = key.rsplit('.').next().unwrap_or(key);
+    let body = text.get(table.start..).unwrap_or("");
+    let mut offset = 0;
+    for (i, line) in body.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if i > 0 && trimmed.starts_with('[') {
+            break;
+        }
+        if trimmed
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.trim_start().starts_with(['=', '.']))
+        {
+            let start = table.start + offset + (line.len() - trimmed.len());
+            return start..start + name.len();
+        }
+        offset += line.len();
+    }
+    table
+}
+
 pub(super) fn load(path: &Path, text: &str, options: LoadOptions) -> Result<Layer, Error> {
     let (layer, mut errors) = load_all(path, text, options);
     if errors.is_empty() {
@@ -391,7 +415,10 @@ pub(super) fn load_all(path: &Path, text: &str, options: LoadOptions) -> (Layer,
         let span = t.span();
         match super::telemetry_table::TelemetryTable::of_raw(t.into_inner(), path) {
             Ok(table) => layer.telemetry = Some(table),
-            Err((key, why)) => errors.push(err_at(Code::WrongShape, Some(span), Some(key), why)),
+            Err((key, why)) => {
+                let at = key_span(text, span, &key);
+                errors.push(err_at(Code::WrongShape, Some(at), Some(key), why));
+            }
         }
     }
     for (name, server) in &raw.mcp_servers {

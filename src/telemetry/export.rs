@@ -35,7 +35,8 @@ use opentelemetry_sdk::logs::{SdkLogger, SdkLoggerProvider};
 use opentelemetry_sdk::metrics::{SdkMeterProvider, Temporality};
 use opentelemetry_sdk::trace::{Sampler, SdkTracer, SdkTracerProvider};
 
-use super::{Observed, Settings};
+use super::observed::Observed;
+use super::settings::Settings;
 use crate::config::OtlpProtocol;
 
 /// How long a pipeline lives.

@@ -49,5 +49,6 @@ mod serve_strict;
 mod setup;
 mod signals;
 mod surface;
+mod telemetry;
 mod test_formats;
 mod workspace;

@@ -37,6 +37,9 @@ pub(crate) fn hookrun(t: &HookTest) -> Command {
         .env("XDG_CONFIG_HOME", t.path().join(".xdg-config"))
         .env_remove("HOOKRUN_CONFIG")
         .env_remove("HOOKRUN_ON_ERROR");
+    for var in crate::support::OTEL_VARS {
+        c.env_remove(var);
+    }
     c
 }
 

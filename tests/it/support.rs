@@ -11,6 +11,20 @@ use tempfile::TempDir;
 
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_hookrun");
 
+/// The variables that would turn hookrun's telemetry on from the test
+/// runner's own environment: tests that want it set them.
+pub(crate) const OTEL_VARS: &[&str] = &[
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT",
+    "OTEL_TRACES_EXPORTER",
+    "OTEL_METRICS_EXPORTER",
+    "OTEL_LOGS_EXPORTER",
+    "OTEL_SDK_DISABLED",
+    "TRACEPARENT",
+];
+
 /// Generous bound on any single run: a hang fails the test, not the suite.
 const HARD_LIMIT: Duration = Duration::from_secs(60);
 
@@ -168,8 +182,11 @@ impl HookTest {
             .env_remove("HOOKRUN_CONFIG")
             .env_remove("HOOKRUN_AUDIT_KEY_FILE")
             .env_remove("HOOKRUN_ON_ERROR")
-            .envs(NO_MODEL.iter().map(|(k, v)| (k, v)))
-            .envs(self.env.iter().map(|(k, v)| (k, v)));
+            .envs(NO_MODEL.iter().map(|(k, v)| (k, v)));
+        for var in OTEL_VARS {
+            cmd.env_remove(var);
+        }
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
 
