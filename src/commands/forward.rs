@@ -89,6 +89,14 @@ fn post(args: &ForwardArgs, raw: &[u8]) -> Result<crate::rendered::Rendered, Str
     if let Some(token) = &token {
         call = call.header("Authorization", &format!("Bearer {token}"));
     }
+    // The agent's trace context, so that the server's span of the event is
+    // a child of the agent's (docs/telemetry.md).
+    if let Some((parent, state)) = crate::telemetry::parent_from_env() {
+        call = call.header("traceparent", &parent);
+        if let Some(state) = state {
+            call = call.header("tracestate", &state);
+        }
+    }
     let response = call.send(raw).map_err(|e| match e {
         ureq::Error::Timeout(_) => format!("no answer within {}", seconds(args.timeout)),
         e => format!("the request failed: {e}"),

@@ -70,10 +70,11 @@ fn run_event(
     depth: u32,
     started: std::time::Instant,
 ) -> Result<ExitStatus, Error> {
-    let telemetry = crate::telemetry::settings_here(config);
-    let observe = telemetry
+    let settings = crate::telemetry::settings_here(config);
+    let observe = settings
         .as_ref()
         .map(|s| session::Observe { audit: s.logs });
+    let telemetry = settings.and_then(crate::telemetry::Once::begin);
     let handled = session::handle(config, event, args, depth, started, observe)?;
     let rendered = handled.rendered;
     output::emit(&rendered);
@@ -91,9 +92,9 @@ fn run_event(
     }
     // After the answer is out: the export can delay `run`'s exit by at
     // most its `export_timeout`, and never its decision.
-    if let (Some(settings), Some(mut observed)) = (telemetry, handled.observed) {
+    if let (Some(telemetry), Some(mut observed)) = (telemetry, handled.observed) {
         observed.parent = crate::telemetry::parent_from_env();
-        crate::telemetry::once(settings, observed);
+        telemetry.finish(observed);
     }
     Ok(rendered.exit_code)
 }

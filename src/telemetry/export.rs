@@ -414,7 +414,7 @@ macro_rules! exporter {
                     b = b.with_endpoint(url);
                 }
                 if let Some(t) = $self.timeout() {
-                    b = b.with_timeout(t);
+                    b = b.with_timeout(t).with_retry_policy(opentelemetry_otlp::RetryPolicy::disabled());
                 }
                 b.with_metadata(metadata(&s.headers)).build()
             }
@@ -432,7 +432,7 @@ macro_rules! exporter {
                     b = b.with_endpoint(url);
                 }
                 if let Some(t) = $self.timeout() {
-                    b = b.with_timeout(t);
+                    b = b.with_timeout(t).with_retry_policy(opentelemetry_otlp::RetryPolicy::disabled());
                 }
                 if !s.headers.is_empty() {
                     b = b.with_headers(s.headers.iter().cloned().collect());
@@ -457,8 +457,10 @@ impl<'a> Exporters<'a> {
         }
     }
 
-    /// `run`'s exporters give up with `run`'s wait; the servers' keep the
-    /// exporter's own timeout (`OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s).
+    /// `run`'s exporters give up with `run`'s wait, and try once (a retry
+    /// waits 100 ms first: a refused connection would cost `run` its whole
+    /// wait); the servers keep the exporter's own timeout
+    /// (`OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s) and its retries.
     fn timeout(&self) -> Option<Duration> {
         (self.lifetime == Lifetime::OneEvent).then_some(self.settings.export_timeout)
     }

@@ -14,9 +14,10 @@
 //!   and the instruments of the metrics series;
 //! - `observed`: what an event's export carries;
 //! - `http_client`: the OTLP/HTTP requests, through ureq;
-//! - [`once`] for `run`, one event per process: the export runs on a
-//!   thread of its own after the decision is written, and `run` waits for
-//!   it at most `export_timeout`; [`Server`] for `serve`, batching.
+//! - [`Once`] for `run`, one event per process: the exporters are built on
+//!   a thread of its own while the hooks run, the export goes out after
+//!   the decision is written, and `run` waits for it at most
+//!   `export_timeout`; [`Server`] for `serve`, batching.
 //!
 //! Nothing of this is set up when no telemetry is configured.
 
@@ -33,7 +34,7 @@ pub(crate) use settings::{Settings, resolve};
 
 /// The settings the config and this process's environment give; `None`
 /// when nothing is exported or when a variable cannot be used (`run` says
-/// nothing of it on the agent's stderr; `serve` and `doctor` do, through
+/// nothing of it on the agent's stderr; `serve` does, through
 /// [`resolve`]).
 pub(crate) fn settings_here(config: &crate::config::Config) -> Option<Settings> {
     resolve(config.telemetry.as_ref(), &|name| std::env::var(name).ok())
@@ -54,25 +55,45 @@ pub(crate) fn parent_from_env() -> Option<(String, Option<String>)> {
     ))
 }
 
-/// `run`'s export of its one event: on a thread of its own, waited for at
-/// most `settings.export_timeout`; past it, `run` exits and the export
-/// dies with the process. What goes wrong (no collector, a refused
-/// request) is not reported: the agent reads `run`'s stderr as part of
-/// the answer (`hookrun doctor` checks the collector instead).
-pub(crate) fn once(settings: Settings, observed: Observed) {
-    let bound = settings.export_timeout;
-    let (done, finished) = std::sync::mpsc::channel();
-    let spawned = std::thread::Builder::new()
-        .name("telemetry".into())
-        .spawn(move || {
-            if let Ok(pipeline) = export::Pipeline::start(&settings, export::Lifetime::OneEvent) {
-                pipeline.record(&observed, true);
-                pipeline.shutdown(bound);
-            }
-            let _ = done.send(());
-        });
-    if spawned.is_ok() {
-        let _ = finished.recv_timeout(bound);
+/// `run`'s export of its one event, begun before the hooks run so that
+/// building the exporters overlaps them: a thread of its own builds the
+/// pipeline, then waits for the event ([`Once::finish`]); dropped without
+/// one, it ends having sent nothing.
+pub(crate) struct Once {
+    event: std::sync::mpsc::Sender<Observed>,
+    done: std::sync::mpsc::Receiver<()>,
+    bound: Duration,
+}
+
+impl Once {
+    /// Starts the thread; `None` when no thread can be started (then
+    /// nothing is exported, and the event goes on).
+    pub(crate) fn begin(settings: Settings) -> Option<Once> {
+        let bound = settings.export_timeout;
+        let (event, observed) = std::sync::mpsc::channel::<Observed>();
+        let (sent, done) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("telemetry".into())
+            .spawn(move || {
+                let pipeline = export::Pipeline::start(&settings, export::Lifetime::OneEvent);
+                if let (Ok(pipeline), Ok(observed)) = (pipeline, observed.recv()) {
+                    pipeline.record(&observed, true);
+                    pipeline.shutdown(bound);
+                }
+                let _ = sent.send(());
+            })
+            .ok()?;
+        Some(Once { event, done, bound })
+    }
+
+    /// Exports the event and waits for it at most `export_timeout`; past
+    /// it, `run` exits and the export dies with the process. What goes
+    /// wrong (no collector, a refused request) is not reported: the agent
+    /// reads `run`'s stderr as part of the answer (docs/telemetry.md).
+    pub(crate) fn finish(self, observed: Observed) {
+        if self.event.send(observed).is_ok() {
+            let _ = self.done.recv_timeout(self.bound);
+        }
     }
 }
 
