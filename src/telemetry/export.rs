@@ -53,6 +53,7 @@ pub(super) struct Pipeline {
     traces: Option<(SdkTracerProvider, SdkTracer)>,
     metrics: Option<(SdkMeterProvider, Instruments)>,
     logs: Option<(SdkLoggerProvider, SdkLogger)>,
+    lifetime: Lifetime,
     /// gRPC's runtime, kept as long as the exporters.
     _runtime: Option<tokio::runtime::Runtime>,
 }
@@ -96,9 +97,14 @@ impl Pipeline {
         let exporters = Exporters::new(settings, lifetime);
         let resource = resource(settings);
         let traces = if settings.traces {
-            let mut builder = SdkTracerProvider::builder()
-                .with_batch_exporter(exporters.spans()?)
-                .with_resource(resource.clone());
+            let spans = exporters.spans()?;
+            let builder = match lifetime {
+                Lifetime::OneEvent => {
+                    SdkTracerProvider::builder().with_span_processor(OneBatch::new(spans))
+                }
+                Lifetime::Server => SdkTracerProvider::builder().with_batch_exporter(spans),
+            };
+            let mut builder = builder.with_resource(resource.clone());
             if let Some(ratio) = settings.sampling {
                 builder = builder.with_sampler(Sampler::ParentBased(Box::new(
                     Sampler::TraceIdRatioBased(ratio),
@@ -121,10 +127,13 @@ impl Pipeline {
             None
         };
         let logs = if settings.logs {
-            let provider = SdkLoggerProvider::builder()
-                .with_batch_exporter(exporters.logs()?)
-                .with_resource(resource)
-                .build();
+            let logs = exporters.logs()?;
+            // One record per event: `run` sends it as it is made.
+            let builder = match lifetime {
+                Lifetime::OneEvent => SdkLoggerProvider::builder().with_simple_exporter(logs),
+                Lifetime::Server => SdkLoggerProvider::builder().with_batch_exporter(logs),
+            };
+            let provider = builder.with_resource(resource).build();
             let logger = provider.logger(SCOPE);
             Some((provider, logger))
         } else {
@@ -135,6 +144,7 @@ impl Pipeline {
             traces,
             metrics,
             logs,
+            lifetime,
             _runtime: runtime,
         })
     }
@@ -222,10 +232,24 @@ impl Pipeline {
         }
     }
 
-    /// Flushes and stops every provider, each given at most `bound`; they
-    /// shut down at once, each on its own thread, so one slow signal does
-    /// not hold up the others.
+    /// Flushes and stops every provider, each given at most `bound`. A
+    /// server's shut down at once, each on its own thread, so one slow
+    /// signal does not hold up the others; `run`'s one after the other on
+    /// this thread (a thread costs more than a request to a local
+    /// collector, and `run` stops waiting at `bound` anyway).
     pub(super) fn shutdown(&self, bound: Duration) {
+        if self.lifetime == Lifetime::OneEvent {
+            if let Some((p, _)) = &self.traces {
+                let _ = p.shutdown_with_timeout(bound);
+            }
+            if let Some((p, _)) = &self.logs {
+                let _ = p.shutdown_with_timeout(bound);
+            }
+            if let Some((p, _)) = &self.metrics {
+                let _ = p.shutdown_with_timeout(bound);
+            }
+            return;
+        }
         std::thread::scope(|scope| {
             if let Some((p, _)) = &self.traces {
                 scope.spawn(|| p.shutdown_with_timeout(bound));
@@ -237,6 +261,58 @@ impl Pipeline {
                 scope.spawn(|| p.shutdown_with_timeout(bound));
             }
         });
+    }
+}
+
+/// `run`'s span processor: the event's spans are kept as they end and
+/// sent in one request when the provider is flushed, on the flushing
+/// thread (the SDK's batch processor would start a thread of its own, the
+/// simple one send a request per span).
+#[derive(Debug)]
+struct OneBatch<E> {
+    exporter: std::sync::Mutex<E>,
+    spans: std::sync::Mutex<Vec<opentelemetry_sdk::trace::SpanData>>,
+}
+
+impl<E> OneBatch<E> {
+    fn new(exporter: E) -> Self {
+        OneBatch {
+            exporter: std::sync::Mutex::new(exporter),
+            spans: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<E: opentelemetry_sdk::trace::SpanExporter> opentelemetry_sdk::trace::SpanProcessor
+    for OneBatch<E>
+{
+    fn on_start(&self, _span: &mut opentelemetry_sdk::trace::Span, _cx: &Context) {}
+
+    fn on_end(&self, span: opentelemetry_sdk::trace::SpanData) {
+        if let Ok(mut spans) = self.spans.lock() {
+            spans.push(span);
+        }
+    }
+
+    fn force_flush(&self) -> opentelemetry_sdk::error::OTelSdkResult {
+        use opentelemetry_sdk::error::OTelSdkError;
+        let poisoned = || OTelSdkError::InternalFailure("a lock was poisoned".into());
+        let batch = std::mem::take(&mut *self.spans.lock().map_err(|_| poisoned())?);
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let exporter = self.exporter.lock().map_err(|_| poisoned())?;
+        futures::executor::block_on(exporter.export(batch))
+    }
+
+    fn shutdown_with_timeout(&self, _timeout: Duration) -> opentelemetry_sdk::error::OTelSdkResult {
+        self.force_flush()
+    }
+
+    fn set_resource(&mut self, resource: &Resource) {
+        if let Ok(exporter) = self.exporter.get_mut() {
+            exporter.set_resource(resource);
+        }
     }
 }
 
