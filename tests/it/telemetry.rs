@@ -148,16 +148,18 @@ fn spans_named<'a>(spans: &'a [Value], prefix: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-/// The count of the `hookrun.events` points with these labels.
+/// The events with this decision in the last `hookrun.events` received,
+/// over all its points (dialects, events).
 fn events_counted(metrics: &[Value], decision: &str) -> u64 {
     metrics
         .iter()
-        .filter(|m| m["name"] == "hookrun.events")
-        .flat_map(|m| m["points"].as_array().cloned().unwrap_or_default())
+        .rfind(|m| m["name"] == "hookrun.events")
+        .and_then(|m| m["points"].as_array())
+        .into_iter()
+        .flatten()
         .filter(|p| p["attributes"]["decision"] == decision)
         .map(|p| p["value"].as_u64().unwrap_or(0))
-        .max()
-        .unwrap_or(0)
+        .sum()
 }
 
 /// A fake AWS key built at run time, so that no secret is in the source.
@@ -497,6 +499,31 @@ fn serve_http_exports_the_series_of_its_metrics_page_and_the_callers_trace() {
         event.to_string().as_bytes(),
     );
     assert_eq!(status, 200);
+    // `hookrun forward` hands the server its own TRACEPARENT.
+    let forwarded_trace = "5bf92f3577b34da6a3ce929d0e0e4736";
+    let mut forward = Command::new(BIN)
+        .args(["forward", "--url"])
+        .arg(format!("http://127.0.0.1:{}", server.port))
+        .arg("--token-file")
+        .arg(&token)
+        .env(
+            "TRACEPARENT",
+            format!("00-{forwarded_trace}-00f067aa0ba902b7-01"),
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn forward");
+    forward
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(pre_tool_use("ls").to_string().as_bytes())
+        .expect("event");
+    let forwarded = forward.wait_with_output().expect("forward");
+    // The config's Bash guard denies, through forward as through run.
+    assert_eq!(forwarded.status.code(), Some(2), "{forwarded:?}");
     let (status, _, _) =
         crate::serve_http::request(server.port, "POST", "/hooks/claude", &[], b"{}");
     assert_eq!(status, 401);
@@ -517,18 +544,27 @@ fn serve_http_exports_the_series_of_its_metrics_page_and_the_callers_trace() {
     let pid = nix::unistd::Pid::from_raw(i32::try_from(server.child.id()).expect("pid"));
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("SIGTERM");
     let got = rx.until(|e| {
-        !spans_named(&items(e, "traces"), "hookrun PreToolUse").is_empty()
+        spans_named(&items(e, "traces"), "hookrun PreToolUse").len() == 2
             && items(e, "metrics")
                 .iter()
                 .any(|m| m["name"] == "hookrun.errors")
     });
     let spans = items(&got, "traces");
-    let event = spans_named(&spans, "hookrun PreToolUse");
+    let events = spans_named(&spans, "hookrun PreToolUse");
+    assert_eq!(events.len(), 2, "{spans:?}");
+    assert!(
+        events.iter().any(|s| s["trace_id"] == forwarded_trace),
+        "{events:?}"
+    );
+    let event: Vec<&Value> = events
+        .into_iter()
+        .filter(|s| s["trace_id"] == parent_trace)
+        .collect();
     assert_eq!(event.len(), 1, "{spans:?}");
     assert_eq!(event[0]["trace_id"], parent_trace);
     assert_eq!(event[0]["parent_span_id"], "b7ad6b7169203331");
     assert_eq!(event[0]["attributes"]["hookrun.decision"], "deny");
-    assert_eq!(spans_named(&spans, "hookrun.hook ").len(), 2);
+    assert_eq!(spans_named(&spans, "hookrun.hook ").len(), 4);
     let metrics = items(&got, "metrics");
     let names: Vec<&str> = metrics.iter().filter_map(|m| m["name"].as_str()).collect();
     for name in [
@@ -540,7 +576,7 @@ fn serve_http_exports_the_series_of_its_metrics_page_and_the_callers_trace() {
     ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
-    assert_eq!(events_counted(&metrics, "deny"), 1);
+    assert_eq!(events_counted(&metrics, "deny"), 2);
     let errors = metrics
         .iter()
         .find(|m| m["name"] == "hookrun.errors")
