@@ -149,6 +149,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
         "IS_SANDBOX": "1",
+        **common.telemetry_env(),
     }
     settings_path = os.path.join(run_dir, "settings.json")
     if mode == claude_plugin.MODE:

@@ -99,6 +99,7 @@ def run(ctx, sc: Scenario, mode: str, run_dir: str) -> RunResult:
         "CODEX_HOME": codex_home,
         "MOCK_API_KEY": "mock-key",
         "LANG": "C.UTF-8",
+        **common.telemetry_env(),
         # Codex runs hooks (and exec_command) with `$SHELL -lc`: the usual shell.
         "SHELL": "/bin/bash",
         "NO_COLOR": "1",

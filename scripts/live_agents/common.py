@@ -242,6 +242,20 @@ def sse(events: list[tuple[str | None, Any]]) -> bytes:
 # Project directories and hook configs
 
 
+# `scripts/live --otel-endpoint URL`: the OpenTelemetry variables a user
+# whose agent exports its own telemetry has, which every hook inherits.
+OTEL_ENDPOINT_VAR = "HOOKRUN_LIVE_OTEL_ENDPOINT"
+
+
+def telemetry_env() -> dict:
+    """The OTEL_* variables of the agent's environment under
+    ``--otel-endpoint``; empty without it."""
+    endpoint = os.environ.get(OTEL_ENDPOINT_VAR)
+    if not endpoint:
+        return {}
+    return {"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_LOGS_EXPORTER": "otlp"}
+
+
 def write_files(workdir: str, files: dict) -> None:
     """Write a scenario's files; ``#!`` content is made executable."""
     for rel, content in files.items():
